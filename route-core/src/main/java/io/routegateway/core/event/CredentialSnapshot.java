@@ -1,0 +1,64 @@
+package io.routegateway.core.event;
+
+import java.time.Instant;
+import java.util.List;
+
+import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.ModelMapping;
+import io.routegateway.core.model.Platform;
+import io.routegateway.core.model.WeightMode;
+import io.routegateway.core.policy.FailurePolicy;
+import io.routegateway.core.state.AccountState;
+import io.routegateway.core.state.ModelState;
+
+/**
+ * Type {@code credential-state.v1} on {@link Topics#CREDENTIAL_STATE}, keyed by credential id:
+ * everything routing needs about one credential, versioned so a reader only ever moves forward.
+ * Never carries the clear-text secret, only {@code encrypted_secret} (AES-GCM under the shared
+ * secret-encryption key).
+ *
+ * @param version strictly increasing per credential; a reader ignores a version not above the one
+ *     it holds
+ * @param quotaRemaining null = unlimited; 0 or less excludes the credential
+ * @param weight manual weight 1..100 (ignored in auto mode)
+ * @param groupIds groups whose pool contains this credential
+ * @param models the model rows (only failures and pauses)
+ */
+public record CredentialSnapshot(
+        String credentialId,
+        long version,
+        String name,
+        Platform platform,
+        CredentialKind kind,
+        String baseUrl,
+        String encryptedSecret,
+        List<ModelMapping> modelMappings,
+        FailurePolicy failurePolicy,
+        boolean enabled,
+        boolean archived,
+        boolean inPool,
+        int priority,
+        WeightMode weightMode,
+        int weight,
+        Long quotaRemaining,
+        List<String> groupIds,
+        AccountState account,
+        List<ModelState> models,
+        Instant publishedAt) {
+
+    public static final String TYPE = "credential-state.v1";
+
+    public CredentialSnapshot {
+        modelMappings = modelMappings == null ? List.of() : List.copyOf(modelMappings);
+        groupIds = groupIds == null ? List.of() : List.copyOf(groupIds);
+        models = models == null ? List.of() : List.copyOf(models);
+        failurePolicy = failurePolicy == null ? FailurePolicy.DEFAULTS : failurePolicy;
+        weightMode = weightMode == null ? WeightMode.AUTO : weightMode;
+        account = account == null ? AccountState.HEALTHY : account;
+    }
+
+    /** The wire type name, carried as a field so readers can check what they got. */
+    public String type() {
+        return TYPE;
+    }
+}

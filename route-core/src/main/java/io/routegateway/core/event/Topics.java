@@ -1,0 +1,20 @@
+package io.routegateway.core.event;
+
+/** Kafka topic names, defined once for every service and test. */
+public final class Topics {
+
+    /** {@link CredentialEvent}s from gateways and recovery, keyed by credential id. */
+    public static final String OUTCOMES = "route.outcomes";
+    /** Outcome messages that could not be applied, with the error; never silently dropped. */
+    public static final String OUTCOMES_DEAD_LETTER = "route.outcomes.dlq";
+    /** {@link RequestCompleted} records, one per client request or probe. */
+    public static final String USAGE = "route.usage";
+    /** Compacted: one {@link CredentialSnapshot} per credential id (null value = deleted). */
+    public static final String CREDENTIAL_STATE = "route.credential-state";
+    /** Compacted: one {@link AccessKeySnapshot} per access key id. */
+    public static final String ACCESS_KEYS = "route.access-keys";
+    /** Compacted: one {@link GroupSnapshot} per group id. */
+    public static final String GROUPS = "route.groups";
+
+    private Topics() {}
+}

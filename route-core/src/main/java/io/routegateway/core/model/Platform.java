@@ -1,0 +1,59 @@
+package io.routegateway.core.model;
+
+import java.util.List;
+import java.util.Locale;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/**
+ * The upstream platform a credential belongs to. The baseline model set is the escalation
+ * denominator for official accounts and accounts without mappings (4 codex, 4 claude, 1 gemini, 1
+ * grok).
+ */
+public enum Platform {
+    CLAUDE("claude", List.of("claude-opus-4-5", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1"), true),
+    CODEX("codex", List.of("gpt-5.1-codex", "gpt-5.1-codex-mini", "gpt-5.1", "gpt-5"), true),
+    GEMINI("gemini", List.of("gemini-2.5-pro"), true),
+    GROK("grok", List.of("grok-4"), true),
+    /** Plain OpenAI-compatible relays: api keys only. */
+    OPENAI("openai", List.of(), false);
+
+    private final String wire;
+    private final List<String> baselineModels;
+    private final boolean acceptsOfficial;
+
+    Platform(String wire, List<String> baselineModels, boolean acceptsOfficial) {
+        this.wire = wire;
+        this.baselineModels = baselineModels;
+        this.acceptsOfficial = acceptsOfficial;
+    }
+
+    @JsonValue
+    public String wire() {
+        return wire;
+    }
+
+    /** The platform's baseline model set; empty when the platform defines none. */
+    public List<String> baselineModels() {
+        return baselineModels;
+    }
+
+    /** The platform capability rule: some platforms only accept api credentials. */
+    public boolean accepts(CredentialKind kind) {
+        return kind == CredentialKind.API || acceptsOfficial;
+    }
+
+    @JsonCreator
+    public static Platform fromWire(String value) {
+        if (value != null) {
+            String normalized = value.trim().toLowerCase(Locale.ROOT);
+            for (Platform platform : values()) {
+                if (platform.wire.equals(normalized)) {
+                    return platform;
+                }
+            }
+        }
+        throw new IllegalArgumentException("unknown platform: " + value);
+    }
+}
