@@ -1,0 +1,419 @@
+package io.routegateway.core.state;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.CredentialEvent.AllModelsCleared;
+import io.routegateway.core.event.CredentialEvent.AttemptSucceeded;
+import io.routegateway.core.event.CredentialEvent.CredentialPaused;
+import io.routegateway.core.event.CredentialEvent.CredentialRestored;
+import io.routegateway.core.event.CredentialEvent.CredentialResumed;
+import io.routegateway.core.event.CredentialEvent.ModelCleared;
+import io.routegateway.core.event.CredentialEvent.ModelPaused;
+import io.routegateway.core.event.CredentialEvent.ModelResumed;
+import io.routegateway.core.event.CredentialEvent.ModelTestSucceeded;
+import io.routegateway.core.event.CredentialEvent.PermanentFailureRecorded;
+import io.routegateway.core.event.CredentialEvent.QuotaExhaustionRecorded;
+import io.routegateway.core.event.CredentialEvent.ScheduledReactivationTriggered;
+import io.routegateway.core.event.CredentialEvent.TransientFailureRecorded;
+import io.routegateway.core.failure.FailureKind;
+import io.routegateway.core.failure.FailureScope;
+import io.routegateway.core.failure.Fingerprint;
+import io.routegateway.core.model.ModelKeys;
+import io.routegateway.core.policy.FailurePolicy;
+
+/**
+ * The one state transition of the reliability spec: {@code (profile, state, event) -> state}.
+ * state-service runs it under a row lock inside the transaction that writes the result; every
+ * gateway runs it on its local view the moment it sees its own outcome. Both evaluate time at the
+ * event's {@code occurred_at}, so the same event gives the same state wherever and whenever it is
+ * applied (a replay after a restart computes the same cooldown windows).
+ */
+public final class StateTransition {
+
+    private StateTransition() {}
+
+    public static Transition apply(CredentialProfile profile, CredentialHealth health, CredentialEvent event) {
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(health, "health");
+        Objects.requireNonNull(event, "event");
+        CredentialHealth next = nextState(profile, health, event);
+        return new Transition(next, diff(health, next, event));
+    }
+
+    private static CredentialHealth nextState(
+            CredentialProfile profile, CredentialHealth health, CredentialEvent event) {
+        Instant at = event.occurredAt();
+        if (event instanceof TransientFailureRecorded failure) {
+            return transientFailure(profile, health, failure, at);
+        }
+        if (event instanceof QuotaExhaustionRecorded quota) {
+            return quotaExhaustion(profile.failurePolicy(), health, quota);
+        }
+        if (event instanceof PermanentFailureRecorded permanent) {
+            return permanentFailure(health, permanent);
+        }
+        if (event instanceof AttemptSucceeded success) {
+            return successClearing(health, success.modelKey(), at);
+        }
+        if (event instanceof ModelTestSucceeded test) {
+            return modelTestSuccess(health, test, at);
+        }
+        if (event instanceof ScheduledReactivationTriggered) {
+            return scheduledReactivation(health);
+        }
+        if (event instanceof ModelPaused pause) {
+            ModelState row = health.model(pause.modelKey())
+                    .orElseGet(() -> ModelState.created(pause.modelKey(), ModelStatus.PAUSED, at));
+            return health.withModel(row.withStatus(ModelStatus.PAUSED, at));
+        }
+        if (event instanceof ModelResumed resume) {
+            return health.model(resume.modelKey())
+                    .filter(row -> row.status() == ModelStatus.PAUSED)
+                    .map(row -> {
+                        ModelState resumed = row.withStatus(ModelStatus.OK, at);
+                        // a resumed row with nothing to remember goes away: healthy rows are not kept
+                        return resumed.hasFailureState()
+                                ? health.withModel(resumed)
+                                : health.withoutModel(row.modelKey());
+                    })
+                    .orElse(health);
+        }
+        if (event instanceof ModelCleared clear) {
+            return health.model(clear.modelKey())
+                    .map(row -> clearModel(health, row, at))
+                    .orElse(health);
+        }
+        if (event instanceof AllModelsCleared) {
+            CredentialHealth next = health;
+            for (ModelState row : health.models().values()) {
+                // skip the user's pauses and models with nothing to clear
+                if (row.status() != ModelStatus.PAUSED && row.hasFailureState()) {
+                    next = next.withoutModel(row.modelKey());
+                }
+            }
+            return next;
+        }
+        if (event instanceof CredentialPaused) {
+            AccountStatus status = health.account().status();
+            return status == AccountStatus.REVOKED
+                    ? health
+                    : health.withAccount(health.account().withStatus(AccountStatus.PAUSED));
+        }
+        if (event instanceof CredentialResumed) {
+            return health.account().status() == AccountStatus.PAUSED
+                    ? health.withAccount(health.account().withStatus(AccountStatus.OK))
+                    : health;
+        }
+        if (event instanceof CredentialRestored) {
+            return health.withAccount(AccountState.HEALTHY);
+        }
+        throw new IllegalArgumentException(
+                "unhandled event type " + event.getClass().getName());
+    }
+
+    /**
+     * Retries exhausted on a transient failure. Model scope writes the model row (count, cooldown,
+     * fingerprinted streak) and only the account's count and details; account scope writes both
+     * account timestamps and clears the account streak; a model failure that leaves every
+     * serviceable model unavailable escalates to an account cooldown in the same step.
+     */
+    private static CredentialHealth transientFailure(
+            CredentialProfile profile, CredentialHealth health, TransientFailureRecorded failure, Instant at) {
+        FailurePolicy policy = profile.failurePolicy();
+        Integer cooldownSeconds = policy.effectiveCooldownSeconds();
+        Instant cooldownEnd = cooldownSeconds == null ? null : at.plusSeconds(cooldownSeconds);
+        String message = FailureText.truncateMessage(failure.message());
+        String body = FailureText.truncateResponse(failure.responseBody());
+        AccountState account = health.account();
+        // unknown labels and model-less failures park the account (over-parking is recoverable)
+        boolean accountScoped = failure.modelKey() == null
+                || failure.modelKey().isBlank()
+                || FailureScope.isAccountScopedFailure(failure.kind(), failure.status());
+
+        CredentialHealth next;
+        if (accountScoped) {
+            next = health.withAccount(new AccountState(
+                    account.status(),
+                    account.transientFailureCount() + 1,
+                    cooldownEnd == null ? account.nextRetryAt() : cooldownEnd,
+                    cooldownEnd == null ? account.cooldownUntil() : cooldownEnd,
+                    failure.kind(),
+                    message,
+                    body,
+                    0,
+                    null));
+        } else {
+            ModelState row = health.model(failure.modelKey())
+                    .orElseGet(() -> ModelState.created(failure.modelKey(), ModelStatus.OK, at));
+            String fingerprint = Fingerprint.of(failure.status(), failure.message());
+            int threshold = policy.semanticErrorThreshold();
+            int streak = fingerprint.equals(row.semanticFailureStreakFingerprint())
+                    ? Math.min(row.semanticFailureStreakCount() + 1, threshold)
+                    : 1;
+            ModelStatus status = row.status();
+            if (streak >= threshold && policy.errorStatusEnabled() && status == ModelStatus.OK) {
+                status = ModelStatus.ERROR;
+            }
+            ModelState written = new ModelState(
+                    row.modelKey(),
+                    status,
+                    row.transientFailureCount() + 1,
+                    cooldownEnd == null ? row.cooldownUntil() : cooldownEnd,
+                    streak,
+                    fingerprint,
+                    failure.kind(),
+                    message,
+                    body,
+                    row.createdAt(),
+                    at);
+            next = health.withModel(written)
+                    .withAccount(new AccountState(
+                            account.status(),
+                            account.transientFailureCount() + 1,
+                            account.nextRetryAt(),
+                            account.cooldownUntil(),
+                            failure.kind(),
+                            message,
+                            body,
+                            account.semanticFailureStreakCount(),
+                            account.semanticFailureStreakFingerprint()));
+            if (cooldownEnd != null && everyServiceableModelUnavailable(profile, next, at)) {
+                AccountState escalated = next.account();
+                next = next.withAccount(new AccountState(
+                        escalated.status(),
+                        escalated.transientFailureCount(),
+                        cooldownEnd,
+                        cooldownEnd,
+                        escalated.lastFailureKind(),
+                        escalated.lastFailureMessage(),
+                        escalated.lastFailureResponseJson(),
+                        escalated.semanticFailureStreakCount(),
+                        escalated.semanticFailureStreakFingerprint()));
+            }
+        }
+        return blacklistIfThresholdReached(profile, next);
+    }
+
+    /**
+     * The escalation check: the denominator is every model the account can serve minus manual
+     * pauses; escalate only when each remaining one is cooling or in error.
+     */
+    static boolean everyServiceableModelUnavailable(CredentialProfile profile, CredentialHealth health, Instant at) {
+        Set<String> serviceable = new TreeSet<>(ModelKeys.serviceableModelKeys(
+                profile.platform(),
+                profile.kind(),
+                profile.modelMappings(),
+                health.models().keySet()));
+        int counted = 0;
+        for (String key : serviceable) {
+            ModelState row = health.models().get(key);
+            if (row != null && row.status() == ModelStatus.PAUSED) {
+                continue;
+            }
+            counted++;
+            if (row == null || !row.isUnavailableAt(at)) {
+                return false;
+            }
+        }
+        return counted > 0;
+    }
+
+    /** The optional consecutive-failure threshold from runtime settings (seed B's blacklist). */
+    private static CredentialHealth blacklistIfThresholdReached(CredentialProfile profile, CredentialHealth health) {
+        AccountState account = health.account();
+        if (profile.blacklistThreshold() > 0
+                && account.status() == AccountStatus.OK
+                && account.transientFailureCount() >= profile.blacklistThreshold()) {
+            return health.withAccount(account.withStatus(AccountStatus.ERROR));
+        }
+        return health;
+    }
+
+    /**
+     * The quota channel: one semantic failure with threshold 1 flips the account to error and clears
+     * the transient count and both timestamps. Revoked and paused accounts are never modified.
+     */
+    private static CredentialHealth quotaExhaustion(
+            FailurePolicy policy, CredentialHealth health, QuotaExhaustionRecorded quota) {
+        AccountState account = health.account();
+        if (account.status() == AccountStatus.REVOKED || account.status() == AccountStatus.PAUSED) {
+            return health;
+        }
+        String fingerprint = Fingerprint.of(quota.status(), quota.message());
+        int threshold = 1;
+        int streak = fingerprint.equals(account.semanticFailureStreakFingerprint())
+                ? Math.min(account.semanticFailureStreakCount() + 1, threshold)
+                : 1;
+        AccountStatus status =
+                streak >= threshold && policy.errorStatusEnabled() ? AccountStatus.ERROR : account.status();
+        return health.withAccount(new AccountState(
+                status,
+                0,
+                null,
+                null,
+                FailureKind.SEMANTIC_RESPONSE_FAILED.label(),
+                FailureText.truncateMessage(quota.message()),
+                FailureText.truncateResponse(quota.responseBody()),
+                streak,
+                fingerprint));
+    }
+
+    /** The credential itself is void: straight to revoked, no backoff window. */
+    private static CredentialHealth permanentFailure(CredentialHealth health, PermanentFailureRecorded permanent) {
+        AccountState account = health.account();
+        return health.withAccount(new AccountState(
+                AccountStatus.REVOKED,
+                account.transientFailureCount(),
+                account.nextRetryAt(),
+                account.cooldownUntil(),
+                permanent.kind(),
+                FailureText.truncateMessage(permanent.message()),
+                FailureText.truncateResponse(permanent.responseBody()),
+                account.semanticFailureStreakCount(),
+                account.semanticFailureStreakFingerprint()));
+    }
+
+    /**
+     * Success clearing: the account's failure traces are zeroed (status untouched); only the model
+     * this request hit loses its row, a paused row keeps its pause with failures reset.
+     */
+    private static CredentialHealth successClearing(CredentialHealth health, String modelKey, Instant at) {
+        CredentialHealth next = health.withAccount(health.account().clearedOfFailures());
+        if (modelKey == null) {
+            return next;
+        }
+        return next.model(modelKey).map(row -> clearModel(next, row, at)).orElse(next);
+    }
+
+    private static CredentialHealth clearModel(CredentialHealth health, ModelState row, Instant at) {
+        if (row.status() == ModelStatus.PAUSED) {
+            return health.withModel(row.clearedOfFailures(ModelStatus.PAUSED, at));
+        }
+        return health.withoutModel(row.modelKey());
+    }
+
+    /**
+     * A passing model test clears like a success and pulls error/warning back to ok; an explicit
+     * test recovers the account level fully and leaves sibling model rows alone. It never lifts a
+     * manual pause or a revocation: those are undone by resume and restore.
+     */
+    private static CredentialHealth modelTestSuccess(CredentialHealth health, ModelTestSucceeded test, Instant at) {
+        CredentialHealth next = successClearing(health, test.modelKey(), at);
+        AccountStatus status = next.account().status();
+        if (status == AccountStatus.ERROR || status == AccountStatus.WARNING) {
+            next = next.withAccount(next.account().withStatus(AccountStatus.OK));
+        }
+        if (test.explicitTest()) {
+            next = next.withAccount(next.account().clearedOfFailures());
+        }
+        return next;
+    }
+
+    /**
+     * Unconditional reactivation at a scheduled time: automation only undoes automation, so revoked
+     * and paused accounts are untouched; paused model rows survive.
+     */
+    private static CredentialHealth scheduledReactivation(CredentialHealth health) {
+        AccountStatus status = health.account().status();
+        if (status == AccountStatus.REVOKED || status == AccountStatus.PAUSED) {
+            return health;
+        }
+        Map<String, ModelState> kept = new TreeMap<>();
+        for (ModelState row : health.models().values()) {
+            if (row.status() == ModelStatus.PAUSED) {
+                kept.put(row.modelKey(), row);
+            }
+        }
+        return new CredentialHealth(AccountState.HEALTHY, kept);
+    }
+
+    private static List<HealthChange> diff(CredentialHealth before, CredentialHealth after, CredentialEvent event) {
+        List<HealthChange> changes = new ArrayList<>();
+        String cause = cause(event);
+        Instant at = event.occurredAt();
+        String accountBefore = condition(before.account(), at);
+        String accountAfter = condition(after.account(), at);
+        if (!accountBefore.equals(accountAfter)
+                || !Objects.equals(
+                        before.account().coolingUntil(), after.account().coolingUntil())) {
+            changes.add(new HealthChange(
+                    null,
+                    accountBefore,
+                    accountAfter,
+                    cause,
+                    "cooling".equals(accountAfter) ? after.account().coolingUntil() : null,
+                    detail(event)));
+        }
+        Set<String> keys = new TreeSet<>(before.models().keySet());
+        keys.addAll(after.models().keySet());
+        for (String key : keys) {
+            ModelState rowBefore = before.models().get(key);
+            ModelState rowAfter = after.models().get(key);
+            String from = condition(rowBefore, at);
+            String to = condition(rowAfter, at);
+            Instant untilBefore = rowBefore == null ? null : rowBefore.cooldownUntil();
+            Instant untilAfter = rowAfter == null ? null : rowAfter.cooldownUntil();
+            if (!from.equals(to) || ("cooling".equals(to) && !Objects.equals(untilBefore, untilAfter))) {
+                changes.add(new HealthChange(
+                        key, from, to, cause, "cooling".equals(to) ? untilAfter : null, detail(event)));
+            }
+        }
+        return changes;
+    }
+
+    static String condition(AccountState account, Instant at) {
+        if (account.status() == AccountStatus.OK && account.isCoolingAt(at)) {
+            return "cooling";
+        }
+        return account.status().wire();
+    }
+
+    static String condition(ModelState row, Instant at) {
+        if (row == null) {
+            return "absent";
+        }
+        if (row.status() == ModelStatus.OK && row.isCoolingAt(at)) {
+            return "cooling";
+        }
+        return row.status().wire();
+    }
+
+    private static String cause(CredentialEvent event) {
+        String kind = null;
+        if (event instanceof TransientFailureRecorded failure) {
+            kind = failure.kind();
+        } else if (event instanceof PermanentFailureRecorded permanent) {
+            kind = permanent.kind();
+        } else if (event instanceof QuotaExhaustionRecorded) {
+            kind = FailureKind.SEMANTIC_RESPONSE_FAILED.label();
+        }
+        return kind == null ? event.type() : event.type() + "/" + kind;
+    }
+
+    private static String detail(CredentialEvent event) {
+        if (event instanceof TransientFailureRecorded failure) {
+            return FailureText.truncateMessage(failure.message());
+        }
+        if (event instanceof PermanentFailureRecorded permanent) {
+            return FailureText.truncateMessage(permanent.message());
+        }
+        if (event instanceof QuotaExhaustionRecorded quota) {
+            return FailureText.truncateMessage(quota.message());
+        }
+        if (event instanceof ScheduledReactivationTriggered scheduled) {
+            return "scheduled recovery at " + scheduled.scheduledTime();
+        }
+        if (event instanceof ModelTestSucceeded test) {
+            return test.explicitTest() ? "explicit model test passed" : "model test passed";
+        }
+        return null;
+    }
+}
