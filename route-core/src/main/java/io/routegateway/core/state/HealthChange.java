@@ -7,7 +7,8 @@ import java.time.Instant;
  * another because of an event.
  *
  * @param modelKey null for the account itself
- * @param from condition before: {@code ok}, {@code cooling}, {@code warning}, {@code error},
+ * @param from condition before: {@code ok}, {@code failing} (failures counted, no
+ *     cooldown running), {@code cooling}, {@code warning}, {@code error},
  *     {@code paused}, {@code revoked}, or {@code absent} for a model without a row
  * @param to condition after, same vocabulary
  * @param cause the event type, plus the failure label where there is one (e.g. {@code

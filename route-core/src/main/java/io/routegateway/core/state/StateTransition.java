@@ -373,6 +373,9 @@ public final class StateTransition {
         if (account.status() == AccountStatus.OK && account.isCoolingAt(at)) {
             return "cooling";
         }
+        if (account.status() == AccountStatus.OK && account.transientFailureCount() > 0) {
+            return "failing";
+        }
         return account.status().wire();
     }
 
@@ -382,6 +385,10 @@ public final class StateTransition {
         }
         if (row.status() == ModelStatus.OK && row.isCoolingAt(at)) {
             return "cooling";
+        }
+        if (row.status() == ModelStatus.OK) {
+            // a row exists only because of failures; its cooldown has passed
+            return "failing";
         }
         return row.status().wire();
     }

@@ -1,0 +1,654 @@
+package io.routegateway.core.state;
+
+import java.util.List;
+import java.util.UUID;
+
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.failure.Fingerprint;
+import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.ModelMapping;
+import io.routegateway.core.model.Platform;
+import io.routegateway.core.policy.FailurePolicy;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import static io.routegateway.core.state.Events.failure;
+import static io.routegateway.core.state.Events.permanent;
+import static io.routegateway.core.state.Events.quota;
+import static io.routegateway.core.state.Events.scheduled;
+import static io.routegateway.core.state.Events.status;
+import static io.routegateway.core.state.Events.success;
+import static io.routegateway.core.state.Events.t;
+import static io.routegateway.core.state.Events.test;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StateTransitionTests {
+
+    static final FailurePolicy COOLDOWN_ON = new FailurePolicy(2, 200, 10, true, 10, true);
+    static final List<ModelMapping> SOL_AND_GLM =
+            List.of(new ModelMapping("gpt-5.6-sol", "upstream-sol"), new ModelMapping("glm-5.3", "upstream-glm"));
+
+    static CredentialProfile profile(FailurePolicy policy, List<ModelMapping> mappings) {
+        return new CredentialProfile(Platform.OPENAI, CredentialKind.API, mappings, policy, 0);
+    }
+
+    static CredentialHealth apply(CredentialProfile profile, CredentialHealth health, CredentialEvent... events) {
+        CredentialHealth state = health;
+        for (CredentialEvent event : events) {
+            state = StateTransition.apply(profile, state, event).next();
+        }
+        return state;
+    }
+
+    @Nested
+    class ModelScopedFailure {
+
+        @Test
+        void writesOnlyTheModelRowCooldownAndTheAccountCountAndDetails() {
+            CredentialHealth next =
+                    apply(profile(COOLDOWN_ON, SOL_AND_GLM), CredentialHealth.HEALTHY, status(0, "upstream-sol", 429));
+
+            ModelState row = next.models().get("upstream-sol");
+            assertThat(row.transientFailureCount()).isEqualTo(1);
+            assertThat(row.cooldownUntil()).isEqualTo(t(10));
+            assertThat(row.semanticFailureStreakCount()).isEqualTo(1);
+            assertThat(row.semanticFailureStreakFingerprint()).isEqualTo(Fingerprint.of(429, "upstream returned 429"));
+            assertThat(row.lastFailureKind()).isEqualTo("upstream_status");
+            assertThat(row.createdAt()).isEqualTo(t(0));
+            assertThat(next.account().transientFailureCount()).isEqualTo(1);
+            assertThat(next.account().lastFailureKind()).isEqualTo("upstream_status");
+            assertThat(next.account().cooldownUntil()).isNull();
+            assertThat(next.account().nextRetryAt()).isNull();
+            assertThat(next.account().status()).isEqualTo(AccountStatus.OK);
+        }
+
+        @Test
+        void cooldownOffOnlyIncrementsCountersAndWritesNoTimestamp() {
+            FailurePolicy off = FailurePolicy.DEFAULTS;
+            CredentialHealth next = apply(
+                    profile(off, SOL_AND_GLM),
+                    CredentialHealth.HEALTHY,
+                    status(0, "upstream-sol", 429),
+                    status(1, "upstream-glm", 500));
+
+            assertThat(next.models().get("upstream-sol").cooldownUntil()).isNull();
+            assertThat(next.models().get("upstream-glm").cooldownUntil()).isNull();
+            assertThat(next.account().cooldownUntil()).isNull();
+            assertThat(next.account().transientFailureCount()).isEqualTo(2);
+        }
+
+        @Test
+        void modelRowsAccumulateCooldownAndStreakTogether() {
+            CredentialHealth next = apply(
+                    profile(COOLDOWN_ON, SOL_AND_GLM),
+                    CredentialHealth.HEALTHY,
+                    status(0, "upstream-sol", 429),
+                    status(11, "upstream-sol", 429),
+                    status(22, "upstream-sol", 429));
+
+            ModelState row = next.models().get("upstream-sol");
+            assertThat(row.semanticFailureStreakCount()).isEqualTo(3);
+            assertThat(row.cooldownUntil()).isEqualTo(t(32));
+        }
+
+        @Test
+        void aDifferentFingerprintResetsTheStreakToOne() {
+            CredentialHealth next = apply(
+                    profile(COOLDOWN_ON, SOL_AND_GLM),
+                    CredentialHealth.HEALTHY,
+                    status(0, "upstream-sol", 429),
+                    status(11, "upstream-sol", 429),
+                    status(22, "upstream-sol", 503));
+
+            ModelState row = next.models().get("upstream-sol");
+            assertThat(row.semanticFailureStreakCount()).isEqualTo(1);
+            assertThat(row.semanticFailureStreakFingerprint()).isEqualTo(Fingerprint.of(503, "upstream returned 503"));
+        }
+
+        @Test
+        void reachingTheThresholdFlipsTheModelToErrorAndTheCountIsCapped() {
+            FailurePolicy threshold3 = new FailurePolicy(2, 200, 3, false, 10, true);
+            CredentialHealth next = CredentialHealth.HEALTHY;
+            for (int i = 0; i < 5; i++) {
+                next = apply(profile(threshold3, SOL_AND_GLM), next, status(i, "upstream-sol", 429));
+            }
+            ModelState row = next.models().get("upstream-sol");
+            assertThat(row.status()).isEqualTo(ModelStatus.ERROR);
+            assertThat(row.semanticFailureStreakCount()).isEqualTo(3);
+            assertThat(next.account().status()).isEqualTo(AccountStatus.OK);
+        }
+
+        @Test
+        void errorStatusDisabledKeepsCountingButNeverFlips() {
+            FailurePolicy noFlip = new FailurePolicy(2, 200, 2, false, 10, false);
+            CredentialHealth next = apply(
+                    profile(noFlip, SOL_AND_GLM),
+                    CredentialHealth.HEALTHY,
+                    status(0, "upstream-sol", 429),
+                    status(1, "upstream-sol", 429),
+                    status(2, "upstream-sol", 429));
+            ModelState row = next.models().get("upstream-sol");
+            assertThat(row.status()).isEqualTo(ModelStatus.OK);
+            assertThat(row.semanticFailureStreakCount()).isEqualTo(2);
+            assertThat(row.transientFailureCount()).isEqualTo(3);
+        }
+
+        @Test
+        void aPausedRowIsNeverFlippedToErrorByTheStreak() {
+            FailurePolicy threshold1 = new FailurePolicy(2, 200, 1, true, 10, true);
+            CredentialHealth paused = apply(
+                    profile(threshold1, SOL_AND_GLM),
+                    CredentialHealth.HEALTHY,
+                    new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), "upstream-sol"));
+            CredentialHealth next = apply(profile(threshold1, SOL_AND_GLM), paused, status(1, "upstream-sol", 429));
+            assertThat(next.models().get("upstream-sol").status()).isEqualTo(ModelStatus.PAUSED);
+        }
+    }
+
+    @Nested
+    class AccountScopedFailure {
+
+        @Test
+        void writesBothAccountTimestampsTogether() {
+            CredentialHealth next =
+                    apply(profile(COOLDOWN_ON, SOL_AND_GLM), CredentialHealth.HEALTHY, status(0, "upstream-sol", 401));
+            assertThat(next.account().cooldownUntil()).isEqualTo(t(10));
+            assertThat(next.account().nextRetryAt()).isEqualTo(t(10));
+            assertThat(next.models()).isEmpty();
+        }
+
+        @Test
+        void each401And403TransportRefreshRequestBuildAndModelTestAreAccountScoped() {
+            for (CredentialEvent event : List.of(
+                    status(0, "upstream-sol", 401),
+                    status(0, "upstream-sol", 403),
+                    failure(0, "upstream-sol", "transport", null, "connect timed out after 20s"),
+                    failure(0, "upstream-sol", "refresh", 500, "refresh failed"),
+                    failure(0, "upstream-sol", "request_build", null, "bad auth"),
+                    failure(0, "upstream-sol", "model_test", null, "read timed out"),
+                    failure(0, "upstream-sol", "model_test_status", 403, "forbidden"),
+                    failure(0, "upstream-sol", "some_future_kind", 500, "?"))) {
+                CredentialHealth next = apply(profile(COOLDOWN_ON, SOL_AND_GLM), CredentialHealth.HEALTHY, event);
+                assertThat(next.models()).as(event.toString()).isEmpty();
+                assertThat(next.account().cooldownUntil()).as(event.toString()).isEqualTo(t(10));
+            }
+        }
+
+        @Test
+        void otherStatusesAndSemanticAndTransformFailuresAreModelScoped() {
+            for (CredentialEvent event : List.of(
+                    status(0, "upstream-sol", 429),
+                    status(0, "upstream-sol", 500),
+                    status(0, "upstream-sol", 408),
+                    failure(0, "upstream-sol", "model_test_status", 429, "limited"),
+                    failure(
+                            0,
+                            "upstream-sol",
+                            "semantic_response_transient",
+                            200,
+                            "stream_disconnected_before_completion"),
+                    failure(0, "upstream-sol", "response_transform", 200, "bad frame"))) {
+                CredentialHealth next = apply(profile(COOLDOWN_ON, SOL_AND_GLM), CredentialHealth.HEALTHY, event);
+                assertThat(next.models()).as(event.toString()).containsKey("upstream-sol");
+                assertThat(next.account().cooldownUntil()).as(event.toString()).isNull();
+            }
+        }
+
+        @Test
+        void aFailureWithoutModelNameDegradesToAccountScope() {
+            CredentialHealth next =
+                    apply(profile(COOLDOWN_ON, SOL_AND_GLM), CredentialHealth.HEALTHY, status(0, null, 429));
+            assertThat(next.models()).isEmpty();
+            assertThat(next.account().cooldownUntil()).isEqualTo(t(10));
+        }
+
+        @Test
+        void anAccountScopedTransientFailureClearsTheAccountStreak() {
+            FailurePolicy noFlip = new FailurePolicy(2, 200, 10, true, 10, false);
+            CredentialHealth streaking =
+                    apply(profile(noFlip, SOL_AND_GLM), CredentialHealth.HEALTHY, quota(0, "quota exhausted"));
+            assertThat(streaking.account().semanticFailureStreakCount()).isEqualTo(1);
+
+            CredentialHealth next = apply(profile(noFlip, SOL_AND_GLM), streaking, status(1, null, 503));
+            assertThat(next.account().semanticFailureStreakCount()).isZero();
+            assertThat(next.account().semanticFailureStreakFingerprint()).isNull();
+        }
+
+        @Test
+        void theCooldownWindowIsFixedAndDoesNotLadder() {
+            CredentialHealth next = apply(
+                    profile(COOLDOWN_ON, SOL_AND_GLM),
+                    CredentialHealth.HEALTHY,
+                    status(0, null, 500),
+                    status(11, null, 500),
+                    status(22, null, 500));
+            assertThat(next.account().cooldownUntil()).isEqualTo(t(32));
+        }
+    }
+
+    @Nested
+    class Escalation {
+
+        @Test
+        void upstreamDownWholesaleEscalatesOnTheLastServiceableModel() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth first = apply(profile, CredentialHealth.HEALTHY, status(0, "upstream-sol", 500));
+            assertThat(first.account().cooldownUntil()).isNull();
+
+            CredentialHealth second = apply(profile, first, status(1, "upstream-glm", 500));
+            assertThat(second.account().cooldownUntil()).isEqualTo(t(11));
+            assertThat(second.account().nextRetryAt()).isEqualTo(t(11));
+        }
+
+        @Test
+        void theDenominatorExcludesPausedModels() {
+            List<ModelMapping> four = List.of(
+                    new ModelMapping("a", "ua"),
+                    new ModelMapping("b", "ub"),
+                    new ModelMapping("c", "uc"),
+                    new ModelMapping("d", "ud"));
+            CredentialProfile profile = profile(COOLDOWN_ON, four);
+            CredentialHealth paused = CredentialHealth.HEALTHY;
+            for (String key : List.of("ua", "ub", "uc")) {
+                paused = apply(
+                        profile,
+                        paused,
+                        new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), key));
+            }
+            // the fourth model's single failure is an account-wide outage only if it is the last one
+            CredentialHealth next = apply(profile, paused, status(1, "ud", 429));
+            assertThat(next.account().cooldownUntil()).isEqualTo(t(11));
+
+            CredentialHealth twoPaused = CredentialHealth.HEALTHY;
+            for (String key : List.of("ua", "ub")) {
+                twoPaused = apply(
+                        profile,
+                        twoPaused,
+                        new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), key));
+            }
+            CredentialHealth notYet = apply(profile, twoPaused, status(1, "ud", 429));
+            assertThat(notYet.account().cooldownUntil()).isNull();
+        }
+
+        @Test
+        void aSingleModelAccountBehavesAsBeforeAndEscalatesOnItsOnlyModel() {
+            CredentialProfile profile = profile(COOLDOWN_ON, List.of(new ModelMapping("gpt-5.6-sol", "upstream-sol")));
+            CredentialHealth next = apply(profile, CredentialHealth.HEALTHY, status(0, "upstream-sol", 429));
+            assertThat(next.account().cooldownUntil()).isEqualTo(t(10));
+        }
+
+        @Test
+        void officialAccountsUseThePlatformBaselineAsDenominator() {
+            CredentialProfile claude =
+                    new CredentialProfile(Platform.CLAUDE, CredentialKind.OFFICIAL, List.of(), COOLDOWN_ON, 0);
+            List<String> baseline = Platform.CLAUDE.baselineModels();
+            assertThat(baseline).hasSize(4);
+            CredentialHealth state = CredentialHealth.HEALTHY;
+            for (int i = 0; i < 3; i++) {
+                state = apply(claude, state, status(i, baseline.get(i), 500));
+                assertThat(state.account().cooldownUntil())
+                        .as("after %d models", i + 1)
+                        .isNull();
+            }
+            state = apply(claude, state, status(3, baseline.get(3), 500));
+            assertThat(state.account().cooldownUntil()).isEqualTo(t(13));
+        }
+
+        @Test
+        void baselineSizesAreFourCodexFourClaudeOneGeminiOneGrok() {
+            assertThat(Platform.CODEX.baselineModels()).hasSize(4);
+            assertThat(Platform.CLAUDE.baselineModels()).hasSize(4);
+            assertThat(Platform.GEMINI.baselineModels()).hasSize(1);
+            assertThat(Platform.GROK.baselineModels()).hasSize(1);
+        }
+
+        @Test
+        void anExpiredSiblingCooldownDoesNotCountAsUnavailable() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth first = apply(profile, CredentialHealth.HEALTHY, status(0, "upstream-sol", 500));
+            CredentialHealth second = apply(profile, first, status(15, "upstream-glm", 500));
+            assertThat(second.account().cooldownUntil()).isNull();
+        }
+
+        @Test
+        void noEscalationWhenCooldownIsOff() {
+            CredentialProfile profile = profile(FailurePolicy.DEFAULTS, SOL_AND_GLM);
+            CredentialHealth next = apply(
+                    profile, CredentialHealth.HEALTHY, status(0, "upstream-sol", 500), status(1, "upstream-glm", 500));
+            assertThat(next.account().cooldownUntil()).isNull();
+        }
+    }
+
+    @Nested
+    class QuotaChannel {
+
+        @Test
+        void oneOccurrenceFlipsTheAccountToErrorAndClearsCountAndTimestamps() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth cooling = apply(profile, CredentialHealth.HEALTHY, status(0, null, 503));
+            assertThat(cooling.account().cooldownUntil()).isNotNull();
+
+            CredentialHealth next = apply(profile, cooling, quota(1, "Budget pool quota has been exhausted."));
+            assertThat(next.account().status()).isEqualTo(AccountStatus.ERROR);
+            assertThat(next.account().transientFailureCount()).isZero();
+            assertThat(next.account().cooldownUntil()).isNull();
+            assertThat(next.account().nextRetryAt()).isNull();
+            assertThat(next.account().lastFailureKind()).isEqualTo("semantic_response_failed");
+            assertThat(next.account().lastFailureMessage()).isEqualTo("Budget pool quota has been exhausted.");
+            assertThat(next.account().semanticFailureStreakCount()).isEqualTo(1);
+        }
+
+        @Test
+        void ignoresTheSemanticThresholdField() {
+            FailurePolicy threshold1000 = new FailurePolicy(2, 200, 1000, false, 10, true);
+            CredentialHealth next =
+                    apply(profile(threshold1000, SOL_AND_GLM), CredentialHealth.HEALTHY, quota(0, "quota exhausted"));
+            assertThat(next.account().status()).isEqualTo(AccountStatus.ERROR);
+        }
+
+        @Test
+        void revokedAndPausedAccountsAreNeverModified() {
+            for (AccountStatus status : List.of(AccountStatus.REVOKED, AccountStatus.PAUSED)) {
+                CredentialHealth start =
+                        new CredentialHealth(AccountState.HEALTHY.withStatus(status), java.util.Map.of());
+                CredentialHealth next = apply(profile(COOLDOWN_ON, SOL_AND_GLM), start, quota(0, "quota exhausted"));
+                assertThat(next).isEqualTo(start);
+            }
+        }
+
+        @Test
+        void errorStatusDisabledRecordsTheStreakWithoutFlipping() {
+            FailurePolicy noFlip = new FailurePolicy(2, 200, 10, false, 10, false);
+            CredentialHealth next =
+                    apply(profile(noFlip, SOL_AND_GLM), CredentialHealth.HEALTHY, quota(0, "quota exhausted"));
+            assertThat(next.account().status()).isEqualTo(AccountStatus.OK);
+            assertThat(next.account().semanticFailureStreakCount()).isEqualTo(1);
+        }
+    }
+
+    @Nested
+    class PermanentFailure {
+
+        @Test
+        void writesRevokedWithNoBackoffWindow() {
+            CredentialHealth next =
+                    apply(profile(COOLDOWN_ON, SOL_AND_GLM), CredentialHealth.HEALTHY, permanent(0, "invalid_grant"));
+            assertThat(next.account().status()).isEqualTo(AccountStatus.REVOKED);
+            assertThat(next.account().cooldownUntil()).isNull();
+            assertThat(next.account().nextRetryAt()).isNull();
+            assertThat(next.account().lastFailureMessage()).isEqualTo("invalid_grant");
+        }
+    }
+
+    @Nested
+    class SuccessClearing {
+
+        @Test
+        void zeroesEveryAccountTraceAndDeletesOnlyThatModelsRow() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth failing = apply(
+                    profile, CredentialHealth.HEALTHY, status(0, "upstream-sol", 429), status(1, "upstream-glm", 429));
+            CredentialHealth next = apply(profile, failing, success(12, "upstream-glm"));
+
+            assertThat(next.account()).isEqualTo(AccountState.HEALTHY);
+            assertThat(next.models()).containsOnlyKeys("upstream-sol");
+            assertThat(next.models().get("upstream-sol"))
+                    .isEqualTo(failing.models().get("upstream-sol"));
+        }
+
+        @Test
+        void aPausedRowKeepsItsPauseWithFailuresReset() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth state = apply(
+                    profile,
+                    CredentialHealth.HEALTHY,
+                    status(0, "upstream-sol", 429),
+                    new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(1), "upstream-sol"),
+                    success(2, "upstream-sol"));
+            ModelState row = state.models().get("upstream-sol");
+            assertThat(row.status()).isEqualTo(ModelStatus.PAUSED);
+            assertThat(row.transientFailureCount()).isZero();
+            assertThat(row.cooldownUntil()).isNull();
+            assertThat(row.semanticFailureStreakCount()).isZero();
+            assertThat(row.lastFailureKind()).isNull();
+        }
+
+        @Test
+        void doesNotChangeTheAccountStatus() {
+            CredentialHealth error =
+                    new CredentialHealth(AccountState.HEALTHY.withStatus(AccountStatus.ERROR), java.util.Map.of());
+            assertThat(apply(profile(COOLDOWN_ON, SOL_AND_GLM), error, success(0, "upstream-sol"))
+                            .account()
+                            .status())
+                    .isEqualTo(AccountStatus.ERROR);
+        }
+    }
+
+    @Nested
+    class ModelTests {
+
+        @Test
+        void aPassingTestPullsErrorAndWarningBackToOk() {
+            for (AccountStatus status : List.of(AccountStatus.ERROR, AccountStatus.WARNING)) {
+                CredentialHealth start =
+                        new CredentialHealth(AccountState.HEALTHY.withStatus(status), java.util.Map.of());
+                assertThat(apply(profile(COOLDOWN_ON, SOL_AND_GLM), start, test(0, "upstream-sol", false))
+                                .account()
+                                .status())
+                        .isEqualTo(AccountStatus.OK);
+            }
+        }
+
+        @Test
+        void explicitTestRecoveryLeavesSiblingModelRowsAlone() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth failing = apply(
+                    profile,
+                    CredentialHealth.HEALTHY,
+                    status(0, "upstream-sol", 429),
+                    status(1, "upstream-glm", 429),
+                    quota(2, "quota exhausted"));
+            assertThat(failing.account().status()).isEqualTo(AccountStatus.ERROR);
+
+            CredentialHealth next = apply(profile, failing, test(3, "upstream-glm", true));
+            assertThat(next.account()).isEqualTo(AccountState.HEALTHY);
+            assertThat(next.models()).containsOnlyKeys("upstream-sol");
+            assertThat(next.models().get("upstream-sol"))
+                    .isEqualTo(failing.models().get("upstream-sol"));
+        }
+
+        @Test
+        void neverLiftsAPauseOrARevocation() {
+            for (AccountStatus status : List.of(AccountStatus.PAUSED, AccountStatus.REVOKED)) {
+                CredentialHealth start =
+                        new CredentialHealth(AccountState.HEALTHY.withStatus(status), java.util.Map.of());
+                assertThat(apply(profile(COOLDOWN_ON, SOL_AND_GLM), start, test(0, "upstream-sol", true))
+                                .account()
+                                .status())
+                        .isEqualTo(status);
+            }
+        }
+    }
+
+    @Nested
+    class ScheduledReactivation {
+
+        @Test
+        void clearsEverythingAndDeletesNonPausedRows() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth broken = apply(
+                    profile,
+                    CredentialHealth.HEALTHY,
+                    new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), "upstream-glm"),
+                    status(1, "upstream-sol", 429),
+                    quota(2, "quota exhausted"));
+            CredentialHealth next = apply(profile, broken, scheduled(100));
+            assertThat(next.account()).isEqualTo(AccountState.HEALTHY);
+            assertThat(next.models()).containsOnlyKeys("upstream-glm");
+            assertThat(next.models().get("upstream-glm").status()).isEqualTo(ModelStatus.PAUSED);
+        }
+
+        @Test
+        void neverTouchesRevokedOrPausedAccounts() {
+            for (AccountStatus status : List.of(AccountStatus.REVOKED, AccountStatus.PAUSED)) {
+                CredentialHealth start = apply(
+                        profile(COOLDOWN_ON, SOL_AND_GLM),
+                        new CredentialHealth(AccountState.HEALTHY.withStatus(status), java.util.Map.of()),
+                        status(0, "upstream-sol", 429));
+                assertThat(apply(profile(COOLDOWN_ON, SOL_AND_GLM), start, scheduled(1)))
+                        .isEqualTo(start);
+            }
+        }
+    }
+
+    @Nested
+    class ManualActions {
+
+        CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+
+        @Test
+        void pauseCreatesARowForAHealthyModelAndResumeRemovesIt() {
+            CredentialHealth paused = apply(
+                    profile,
+                    CredentialHealth.HEALTHY,
+                    new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), "upstream-glm"));
+            assertThat(paused.models().get("upstream-glm").status()).isEqualTo(ModelStatus.PAUSED);
+
+            CredentialHealth resumed = apply(
+                    profile,
+                    paused,
+                    new CredentialEvent.ModelResumed(UUID.randomUUID(), Events.CREDENTIAL, t(1), "upstream-glm"));
+            assertThat(resumed.models()).isEmpty();
+        }
+
+        @Test
+        void clearDropsCooldownAndErrorButKeepsAPause() {
+            CredentialHealth failing = apply(profile, CredentialHealth.HEALTHY, status(0, "upstream-sol", 429));
+            CredentialHealth cleared = apply(
+                    profile,
+                    failing,
+                    new CredentialEvent.ModelCleared(UUID.randomUUID(), Events.CREDENTIAL, t(1), "upstream-sol"));
+            assertThat(cleared.models()).isEmpty();
+        }
+
+        @Test
+        void clearAllSkipsPausedAndHealthyModels() {
+            CredentialHealth state = apply(
+                    profile,
+                    CredentialHealth.HEALTHY,
+                    status(0, "upstream-sol", 429),
+                    status(0, "upstream-glm", 429),
+                    new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(1), "upstream-glm"));
+            CredentialHealth cleared = apply(
+                    profile, state, new CredentialEvent.AllModelsCleared(UUID.randomUUID(), Events.CREDENTIAL, t(2)));
+            assertThat(cleared.models()).containsOnlyKeys("upstream-glm");
+            assertThat(cleared.models().get("upstream-glm"))
+                    .isEqualTo(state.models().get("upstream-glm"));
+        }
+
+        @Test
+        void pauseResumeAndRestoreTheAccount() {
+            CredentialHealth paused = apply(
+                    profile,
+                    CredentialHealth.HEALTHY,
+                    new CredentialEvent.CredentialPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0)));
+            assertThat(paused.account().status()).isEqualTo(AccountStatus.PAUSED);
+            CredentialHealth resumed = apply(
+                    profile, paused, new CredentialEvent.CredentialResumed(UUID.randomUUID(), Events.CREDENTIAL, t(1)));
+            assertThat(resumed.account().status()).isEqualTo(AccountStatus.OK);
+
+            CredentialHealth revoked = apply(profile, CredentialHealth.HEALTHY, permanent(0, "token has been revoked"));
+            CredentialHealth restored = apply(
+                    profile,
+                    revoked,
+                    new CredentialEvent.CredentialRestored(UUID.randomUUID(), Events.CREDENTIAL, t(1)));
+            assertThat(restored.account()).isEqualTo(AccountState.HEALTHY);
+        }
+    }
+
+    @Nested
+    class Blacklist {
+
+        @Test
+        void offByDefault() {
+            CredentialHealth state = CredentialHealth.HEALTHY;
+            for (int i = 0; i < 50; i++) {
+                state = apply(profile(FailurePolicy.DEFAULTS, SOL_AND_GLM), state, status(i, null, 500));
+            }
+            assertThat(state.account().status()).isEqualTo(AccountStatus.OK);
+        }
+
+        @Test
+        void consecutiveFailuresReachingTheThresholdFlipToErrorAndSuccessResetsTheCount() {
+            CredentialProfile withThreshold =
+                    new CredentialProfile(Platform.OPENAI, CredentialKind.API, SOL_AND_GLM, FailurePolicy.DEFAULTS, 3);
+            CredentialHealth two =
+                    apply(withThreshold, CredentialHealth.HEALTHY, status(0, null, 500), status(1, null, 500));
+            CredentialHealth reset =
+                    apply(withThreshold, two, success(2, null), status(3, null, 500), status(4, null, 500));
+            assertThat(reset.account().status()).isEqualTo(AccountStatus.OK);
+            CredentialHealth third = apply(withThreshold, reset, status(5, null, 500));
+            assertThat(third.account().status()).isEqualTo(AccountStatus.ERROR);
+        }
+    }
+
+    @Nested
+    class StoredDetails {
+
+        @Test
+        void theResponseBodyIsTruncatedTo8192CharactersWithAnEllipsis() {
+            String body = "x".repeat(10_000);
+            CredentialEvent event = new CredentialEvent.TransientFailureRecorded(
+                    UUID.randomUUID(),
+                    Events.CREDENTIAL,
+                    t(0),
+                    null,
+                    "upstream_status",
+                    500,
+                    "upstream returned 500",
+                    body);
+            String stored = apply(profile(COOLDOWN_ON, SOL_AND_GLM), CredentialHealth.HEALTHY, event)
+                    .account()
+                    .lastFailureResponseJson();
+            assertThat(stored).hasSize(8193).endsWith("…").startsWith("xxxx");
+        }
+
+        @Test
+        void aBodyOfExactly8192CharactersIsKeptWhole() {
+            String body = "y".repeat(8192);
+            CredentialEvent event = new CredentialEvent.TransientFailureRecorded(
+                    UUID.randomUUID(), Events.CREDENTIAL, t(0), null, "upstream_status", 500, "m", body);
+            assertThat(apply(profile(COOLDOWN_ON, SOL_AND_GLM), CredentialHealth.HEALTHY, event)
+                            .account()
+                            .lastFailureResponseJson())
+                    .isEqualTo(body);
+        }
+    }
+
+    @Nested
+    class Timeline {
+
+        @Test
+        void reportsModelCoolingAndRecovery() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            Transition failed =
+                    StateTransition.apply(profile, CredentialHealth.HEALTHY, status(0, "upstream-sol", 429));
+            assertThat(failed.changes())
+                    .extracting(HealthChange::modelKey, HealthChange::from, HealthChange::to)
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple(null, "ok", "failing"),
+                            org.assertj.core.groups.Tuple.tuple("upstream-sol", "absent", "cooling"));
+            assertThat(failed.changes().get(1)).satisfies(change -> {
+                assertThat(change.from()).isEqualTo("absent");
+                assertThat(change.to()).isEqualTo("cooling");
+                assertThat(change.until()).isEqualTo(t(10));
+                assertThat(change.cause()).isEqualTo("transient-failure-recorded.v1/upstream_status");
+            });
+            Transition recovered = StateTransition.apply(profile, failed.next(), success(20, "upstream-sol"));
+            assertThat(recovered.changes()).hasSize(2).allSatisfy(change -> {
+                assertThat(change.isRecovery()).isTrue();
+                assertThat(change.cause()).isEqualTo("attempt-succeeded.v1");
+            });
+        }
+    }
+}
