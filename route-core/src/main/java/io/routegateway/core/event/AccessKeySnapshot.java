@@ -3,6 +3,7 @@ package io.routegateway.core.event;
 import java.time.Instant;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.routegateway.core.model.Protocol;
 
 /**
@@ -35,6 +36,7 @@ public record AccessKeySnapshot(
         groupIds = groupIds == null ? List.of() : List.copyOf(groupIds);
     }
 
+    @JsonProperty(value = "type", access = JsonProperty.Access.READ_ONLY)
     public String type() {
         return TYPE;
     }

@@ -3,6 +3,7 @@ package io.routegateway.core.event;
 import java.time.Instant;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
@@ -58,6 +59,7 @@ public record CredentialSnapshot(
     }
 
     /** The wire type name, carried as a field so readers can check what they got. */
+    @JsonProperty(value = "type", access = JsonProperty.Access.READ_ONLY)
     public String type() {
         return TYPE;
     }

@@ -3,6 +3,7 @@ package io.routegateway.core.event;
 import java.time.Instant;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.routegateway.core.model.WeightMode;
 
 /**
@@ -32,6 +33,7 @@ public record GroupSnapshot(
         weightMode = weightMode == null ? WeightMode.AUTO : weightMode;
     }
 
+    @JsonProperty(value = "type", access = JsonProperty.Access.READ_ONLY)
     public String type() {
         return TYPE;
     }

@@ -3,6 +3,7 @@ package io.routegateway.core.event;
 import java.time.Instant;
 import java.util.UUID;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.routegateway.core.model.Protocol;
 
 /**
@@ -43,6 +44,7 @@ public record RequestCompleted(
 
     public static final String TYPE = "request-completed.v1";
 
+    @JsonProperty(value = "type", access = JsonProperty.Access.READ_ONLY)
     public String type() {
         return TYPE;
     }

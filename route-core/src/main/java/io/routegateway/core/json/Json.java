@@ -1,6 +1,8 @@
 package io.routegateway.core.json;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -10,7 +12,8 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 /**
  * The one JSON configuration of every wire format: snake_case names (the spec's column names),
  * ISO-8601 instants, unknown fields tolerated (a v1 reader must accept optional fields added
- * later), unknown event types rejected (Jackson fails on an unknown subtype id).
+ * later), unknown event types rejected (Jackson fails on an unknown subtype id). Only record
+ * components are wire fields: derived accessors such as {@code isCatchAll()} never leak.
  */
 public final class Json {
 
@@ -21,6 +24,9 @@ public final class Json {
     /** Applies the wire conventions to a mapper owned by a framework (e.g. Quarkus's). */
     public static ObjectMapper configure(ObjectMapper mapper) {
         return mapper.registerModule(new JavaTimeModule())
+                .setVisibility(PropertyAccessor.GETTER, JsonAutoDetect.Visibility.NONE)
+                .setVisibility(PropertyAccessor.IS_GETTER, JsonAutoDetect.Visibility.NONE)
+                .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
                 .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .setSerializationInclusion(JsonInclude.Include.ALWAYS)
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)

@@ -1,0 +1,93 @@
+package io.routegateway.core.event;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import io.routegateway.core.json.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Every wire type has a checked-in sample that round-trips unchanged: the v1 contract. */
+class EventSchemaTests {
+
+    static Stream<String> credentialEventTypes() {
+        return Arrays.stream(
+                        CredentialEvent.class.getAnnotation(JsonSubTypes.class).value())
+                .map(JsonSubTypes.Type::name);
+    }
+
+    @ParameterizedTest
+    @MethodSource("credentialEventTypes")
+    void everyCredentialEventTypeRoundTripsItsSample(String type) throws IOException {
+        JsonNode sample = sample(type);
+        CredentialEvent event = Json.MAPPER.treeToValue(sample, CredentialEvent.class);
+
+        assertThat(event.type()).isEqualTo(type);
+        assertThat(event.eventId()).isNotNull();
+        assertThat(event.credentialId()).isEqualTo("cred-primary");
+        assertThat(reparsed(event)).isEqualTo(sample);
+    }
+
+    @Test
+    void snapshotsAndUsageRoundTripTheirSamples() throws Exception {
+        for (Class<?> type : List.of(
+                CredentialSnapshot.class, AccessKeySnapshot.class, GroupSnapshot.class, RequestCompleted.class)) {
+            String name = type.getField("TYPE").get(null).toString();
+            JsonNode sample = sample(name);
+            Object value = Json.MAPPER.treeToValue(sample, type);
+            assertThat(reparsed(value)).as(name).isEqualTo(sample);
+        }
+    }
+
+    @Test
+    void anUnknownTypeIsAnErrorNeverSilentlyDropped() {
+        String json = "{\"type\":\"credential-exploded.v1\",\"event_id\":\"0b7f3c1e-5a2d-4c1b-9e8f-1a2b3c4d5e6f\","
+                + "\"credential_id\":\"c\",\"occurred_at\":\"2026-09-02T10:00:00Z\"}";
+        assertThatThrownBy(() -> Json.MAPPER.readValue(json, CredentialEvent.class))
+                .isInstanceOf(InvalidTypeIdException.class)
+                .hasMessageContaining("credential-exploded.v1");
+    }
+
+    @Test
+    void aMissingTypeIsAnError() {
+        String json = "{\"event_id\":\"0b7f3c1e-5a2d-4c1b-9e8f-1a2b3c4d5e6f\",\"credential_id\":\"c\"}";
+        assertThatThrownBy(() -> Json.MAPPER.readValue(json, CredentialEvent.class))
+                .isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void optionalFieldsAddedLaterWithinV1AreTolerated() throws IOException {
+        String json = "{\"type\":\"attempt-succeeded.v1\",\"event_id\":\"0b7f3c1e-5a2d-4c1b-9e8f-1a2b3c4d5e6f\","
+                + "\"credential_id\":\"c\",\"occurred_at\":\"2026-09-02T10:00:00Z\",\"model_key\":\"m\",\"added_later\":1}";
+        assertThat(Json.MAPPER.readValue(json, CredentialEvent.class))
+                .isInstanceOf(CredentialEvent.AttemptSucceeded.class);
+    }
+
+    @Test
+    void typeNamesAreUniqueAndVersioned() {
+        List<String> names = credentialEventTypes().toList();
+        assertThat(names).doesNotHaveDuplicates().allMatch(name -> name.matches("[a-z]+(-[a-z]+)*\\.v[0-9]+"));
+    }
+
+    /** Written and read back as text, so number node types compare as they would on the wire. */
+    private static JsonNode reparsed(Object value) throws IOException {
+        return Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(value));
+    }
+
+    private static JsonNode sample(String type) throws IOException {
+        try (InputStream in = EventSchemaTests.class.getResourceAsStream("/events/v1/" + type + ".json")) {
+            assertThat(in).as("sample for " + type).isNotNull();
+            return Json.MAPPER.readTree(in);
+        }
+    }
+}
