@@ -1,0 +1,21 @@
+package io.routegateway.state;
+
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.is;
+
+@QuarkusTest
+class HealthTests {
+
+    @Test
+    void isReady() {
+        given().when().get("/q/health/ready").then().statusCode(200).body("status", is("UP"));
+    }
+
+    @Test
+    void isLive() {
+        given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
+    }
+}
