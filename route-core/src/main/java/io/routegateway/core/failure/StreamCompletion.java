@@ -1,0 +1,165 @@
+package io.routegateway.core.failure;
+
+import java.util.List;
+
+/**
+ * SSE terminal-marker detection, shared by the buffered and the streaming path so the two can never
+ * reach different verdicts. A stream is complete once any of these has been seen:
+ *
+ * <ul>
+ *   <li>{@code response.completed} (OpenAI Responses)
+ *   <li>{@code [DONE]} (OpenAI Chat Completions)
+ *   <li>{@code message_stop} (Anthropic Messages)
+ *   <li>{@code "finish_reason":"stop"}, any JSON whitespace around the colon (Chat Completions)
+ *   <li>{@code "finishReason":"STOP"}, any JSON whitespace around the colon (Gemini)
+ * </ul>
+ *
+ * Markers are matched on the raw text, not on parsed frames, and case-sensitively. A stream that
+ * ends without one is truncated: {@link #DISCONNECTED_MESSAGE}.
+ *
+ * <p>{@link Scan} is incremental: chunks are fed as they arrive and a marker split across chunk
+ * boundaries is still found. It keeps no text, only how far each marker has been matched. All
+ * markers are ASCII and UTF-8 multi-byte sequences contain no ASCII bytes, so feeding raw bytes or
+ * decoded characters gives the same verdict.
+ */
+public final class StreamCompletion {
+
+    /** The failure message of a stream that ended without a terminal marker. */
+    public static final String DISCONNECTED_MESSAGE = "stream_disconnected_before_completion";
+
+    /** Pattern token meaning "any run of JSON whitespace, possibly empty". */
+    private static final int WS = -1;
+
+    private static final List<int[]> PATTERNS = List.of(
+            literal("response.completed"),
+            literal("[DONE]"),
+            literal("message_stop"),
+            jsonPair("finish_reason", "stop"),
+            jsonPair("finishReason", "STOP"));
+
+    private StreamCompletion() {}
+
+    /** Whether the whole text carries a terminal marker: the buffered path's check. */
+    public static boolean hasTerminalMarker(CharSequence text) {
+        return Scan.START.feed(text).completed();
+    }
+
+    /** A fresh scan for the streaming path. */
+    public static Scan scan() {
+        return Scan.START;
+    }
+
+    /**
+     * Immutable progress of an incremental scan: each {@code feed} returns the progress after that
+     * chunk. Once complete it stays complete.
+     */
+    public static final class Scan {
+
+        static final Scan START = new Scan(initialStates(), false);
+
+        private final long[] states;
+        private final boolean completed;
+
+        private Scan(long[] states, boolean completed) {
+            this.states = states;
+            this.completed = completed;
+        }
+
+        public boolean completed() {
+            return completed;
+        }
+
+        public Scan feed(CharSequence chunk) {
+            if (completed || chunk == null || chunk.length() == 0) {
+                return this;
+            }
+            long[] next = states.clone();
+            for (int i = 0; i < chunk.length(); i++) {
+                if (step(next, chunk.charAt(i))) {
+                    return new Scan(next, true);
+                }
+            }
+            return new Scan(next, false);
+        }
+
+        public Scan feed(byte[] bytes, int offset, int length) {
+            if (completed || length == 0) {
+                return this;
+            }
+            long[] next = states.clone();
+            for (int i = offset; i < offset + length; i++) {
+                if (step(next, bytes[i] & 0xFF)) {
+                    return new Scan(next, true);
+                }
+            }
+            return new Scan(next, false);
+        }
+
+        /** Advances every pattern by one character; true when one of them has fully matched. */
+        private static boolean step(long[] states, int c) {
+            boolean matched = false;
+            for (int p = 0; p < PATTERNS.size(); p++) {
+                int[] tokens = PATTERNS.get(p);
+                long active = states[p] | 1L;
+                long next = 0L;
+                for (int i = 0; i < tokens.length; i++) {
+                    if ((active & (1L << i)) == 0) {
+                        continue;
+                    }
+                    if (tokens[i] == WS) {
+                        if (isJsonWhitespace(c)) {
+                            next |= 1L << i;
+                        }
+                    } else if (tokens[i] == c) {
+                        next |= 1L << (i + 1);
+                    }
+                }
+                next = closure(tokens, next);
+                if ((next & (1L << tokens.length)) != 0) {
+                    matched = true;
+                }
+                states[p] = next;
+            }
+            return matched;
+        }
+    }
+
+    private static long[] initialStates() {
+        return new long[PATTERNS.size()];
+    }
+
+    /** A state sitting on a whitespace token may also skip it (the run may be empty). */
+    private static long closure(int[] tokens, long states) {
+        for (int i = 0; i < tokens.length; i++) {
+            if ((states & (1L << i)) != 0 && tokens[i] == WS) {
+                states |= 1L << (i + 1);
+            }
+        }
+        return states;
+    }
+
+    private static boolean isJsonWhitespace(int c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    }
+
+    private static int[] literal(String text) {
+        return text.chars().toArray();
+    }
+
+    private static int[] jsonPair(String key, String value) {
+        String quotedKey = '"' + key + '"';
+        String quotedValue = '"' + value + '"';
+        int[] tokens = new int[quotedKey.length() + 3 + quotedValue.length()];
+        int at = 0;
+        for (char c : quotedKey.toCharArray()) {
+            tokens[at++] = c;
+        }
+        tokens[at++] = WS;
+        tokens[at++] = ':';
+        tokens[at++] = WS;
+        for (char c : quotedValue.toCharArray()) {
+            tokens[at++] = c;
+        }
+        return tokens;
+    }
+}

@@ -1,0 +1,52 @@
+package io.routegateway.core.failure;
+
+/**
+ * The classification of one upstream attempt. Only {@link Transient}, {@link Permanent} and {@link
+ * QuotaExhausted} touch account or model health; {@link NotAFailure} is returned to the client as
+ * the upstream sent it.
+ */
+public sealed interface Verdict
+        permits Verdict.Success, Verdict.NotAFailure, Verdict.Transient, Verdict.Permanent, Verdict.QuotaExhausted {
+
+    Success SUCCESS = new Success();
+
+    /** Whether the attempt is charged to the credential's health. */
+    default boolean isFailure() {
+        return this instanceof Transient || this instanceof Permanent || this instanceof QuotaExhausted;
+    }
+
+    /** A usable response: success clearing applies. */
+    record Success() implements Verdict {}
+
+    /** A client-side problem (400, 404, ...): no counter moves, the body goes to the client as-is. */
+    record NotAFailure(int status) implements Verdict {}
+
+    /**
+     * Back off and fail over.
+     *
+     * @param kind the failure label ({@code upstream_status}, {@code transport}, {@code
+     *     semantic_response_transient}, {@code model_test_status}, {@code model_test})
+     * @param status upstream status, null for transport failures
+     * @param message synthesized for status failures ({@code upstream returned 429}), the upstream's
+     *     own text for semantic failures, {@link StreamCompletion#DISCONNECTED_MESSAGE} for
+     *     truncation
+     * @param body raw upstream body (original wording of a status failure), may be null
+     * @param retrySameCredential whether the same credential may be retried first (never on 401/403
+     *     or 2xx, see {@link FailureClassifier#shouldRetrySameCredentialStatus(int)})
+     */
+    record Transient(FailureKind kind, Integer status, String message, String body, boolean retrySameCredential)
+            implements Verdict {}
+
+    /** The credential is void: revoke, no backoff, no same-credential retry. */
+    record Permanent(FailureKind kind, Integer status, String message, String body) implements Verdict {}
+
+    /**
+     * Quota exhaustion: the account-level semantic channel with threshold 1 ({@code
+     * semantic_response_failed}). The message is the upstream's, verbatim.
+     */
+    record QuotaExhausted(Integer status, String message, String body) implements Verdict {
+        public FailureKind kind() {
+            return FailureKind.SEMANTIC_RESPONSE_FAILED;
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.routegateway.core.failure;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class FailureClassifierTests {
+
+    @ParameterizedTest(name = "status {0} is transient")
+    @ValueSource(ints = {408, 401, 403, 429})
+    void retryableStatusesAreTransient(int status) {
+        assertThat(FailureClassifier.classify(status, "{}")).isEqualTo(FailureClass.TRANSIENT);
+    }
+
+    @ParameterizedTest(name = "5xx status {0} is transient")
+    @ValueSource(ints = {500, 502, 503, 504, 599})
+    void everyServerErrorIsTransient(int status) {
+        assertThat(FailureClassifier.classify(status, null)).isEqualTo(FailureClass.TRANSIENT);
+    }
+
+    @Test
+    void noStatusAtAllIsTransient() {
+        assertThat(FailureClassifier.classify(null, "connect timed out after 20s"))
+                .isEqualTo(FailureClass.TRANSIENT);
+    }
+
+    @ParameterizedTest(name = "status {0} is not a failure")
+    @ValueSource(ints = {400, 404, 405, 409, 413, 422, 402, 600})
+    void otherClientStatusesAreNotFailures(int status) {
+        assertThat(FailureClassifier.classify(status, "{\"error\":{\"message\":\"bad param\"}}"))
+                .isEqualTo(FailureClass.NONE);
+    }
+
+    @ParameterizedTest(name = "2xx status {0} is none here")
+    @ValueSource(ints = {200, 201, 204})
+    void successStatusesAreNone(int status) {
+        assertThat(FailureClassifier.classify(status, "{}")).isEqualTo(FailureClass.NONE);
+    }
+
+    @ParameterizedTest(name = "permanent marker: {0}")
+    @ValueSource(
+            strings = {
+                "invalid_grant",
+                "INVALID_GRANT",
+                "{\"error\":\"Invalid_Grant\",\"error_description\":\"expired\"}",
+                "refresh token has been revoked",
+                "Refresh Token Has Been Revoked",
+                "token has been revoked",
+                "Your TOKEN HAS BEEN REVOKED by the admin",
+                "官方 oauth 凭证已失效",
+                "官方 OAuth 凭证已失效，请重新授权"
+            })
+    void permanentTextWinsOverAnyStatus(String text) {
+        assertThat(FailureClassifier.classify(401, text)).isEqualTo(FailureClass.PERMANENT);
+        assertThat(FailureClassifier.classify(429, text)).isEqualTo(FailureClass.PERMANENT);
+        assertThat(FailureClassifier.classify(400, text)).isEqualTo(FailureClass.PERMANENT);
+        assertThat(FailureClassifier.classify(null, text)).isEqualTo(FailureClass.PERMANENT);
+    }
+
+    @Test
+    void nearMissesOfPermanentTextAreNotPermanent() {
+        assertThat(FailureClassifier.isPermanentText("invalid grant type")).isFalse();
+        assertThat(FailureClassifier.isPermanentText("token has expired")).isFalse();
+        assertThat(FailureClassifier.isPermanentText(null)).isFalse();
+        assertThat(FailureClassifier.isPermanentText("")).isFalse();
+    }
+
+    @ParameterizedTest(name = "same-credential retry allowed on {0}")
+    @ValueSource(ints = {408, 429, 500, 503, 400, 404})
+    void sameCredentialRetryOnOtherFailures(int status) {
+        assertThat(FailureClassifier.shouldRetrySameCredentialStatus(status)).isTrue();
+    }
+
+    @ParameterizedTest(name = "no same-credential retry on {0}")
+    @ValueSource(ints = {401, 403, 200, 201, 299})
+    void neverRetrySameCredentialOnAuthOrSuccess(int status) {
+        assertThat(FailureClassifier.shouldRetrySameCredentialStatus(status)).isFalse();
+    }
+
+    @Test
+    void kindForForwardingAndModelTests() {
+        assertThat(FailureClassifier.kindFor(429, false)).isEqualTo(FailureKind.UPSTREAM_STATUS);
+        assertThat(FailureClassifier.kindFor(null, false)).isEqualTo(FailureKind.TRANSPORT);
+        assertThat(FailureClassifier.kindFor(503, true)).isEqualTo(FailureKind.MODEL_TEST_STATUS);
+        assertThat(FailureClassifier.kindFor(null, true)).isEqualTo(FailureKind.MODEL_TEST);
+    }
+}

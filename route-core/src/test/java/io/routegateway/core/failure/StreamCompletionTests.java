@@ -1,0 +1,193 @@
+package io.routegateway.core.failure;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StreamCompletionTests {
+
+    @Test
+    void responsesCompletedIsTerminal() {
+        assertThat(StreamCompletion.hasTerminalMarker(
+                        "event: response.completed\ndata: {\"type\":\"response.completed\"}\n\n"))
+                .isTrue();
+    }
+
+    @Test
+    void doneIsTerminal() {
+        assertThat(StreamCompletion.hasTerminalMarker("data: {\"choices\":[]}\n\ndata: [DONE]\n\n"))
+                .isTrue();
+    }
+
+    @Test
+    void messageStopIsTerminal() {
+        assertThat(StreamCompletion.hasTerminalMarker("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"))
+                .isTrue();
+    }
+
+    @ParameterizedTest(name = "finish_reason stop: {0}")
+    @ValueSource(
+            strings = {
+                "{\"finish_reason\":\"stop\"}",
+                "{\"finish_reason\": \"stop\"}",
+                "{\"finish_reason\" :\"stop\"}",
+                "{\"finish_reason\"  :  \"stop\"}",
+                "{\"finish_reason\"\t:\n\"stop\"}"
+            })
+    void finishReasonStopIsTerminalWithAnySpacing(String frame) {
+        assertThat(StreamCompletion.hasTerminalMarker("data: " + frame + "\n\n"))
+                .isTrue();
+    }
+
+    @ParameterizedTest(name = "finishReason STOP: {0}")
+    @ValueSource(
+            strings = {"{\"finishReason\":\"STOP\"}", "{\"finishReason\": \"STOP\"}", "{\"finishReason\" : \"STOP\"}"})
+    void geminiFinishReasonStopIsTerminalWithAnySpacing(String frame) {
+        assertThat(StreamCompletion.hasTerminalMarker("data: " + frame + "\n\n"))
+                .isTrue();
+    }
+
+    @ParameterizedTest(name = "not terminal: {0}")
+    @ValueSource(
+            strings = {
+                "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n",
+                "data: {\"finish_reason\":\"length\"}\n\n",
+                "data: {\"finish_reason\":\"tool_calls\"}\n\n",
+                "data: {\"finish_reason\":\"STOP\"}\n\n",
+                "data: {\"finishReason\":\"stop\"}\n\n",
+                "data: {\"finishReason\":\"MAX_TOKENS\"}\n\n",
+                "data: {\"finish_reason\":null}\n\n",
+                "event: response.in_progress\n\n",
+                "event: message_delta\n\n",
+                "data: [DONE\n\n",
+                ""
+            })
+    void otherFramesAreNotTerminal(String text) {
+        assertThat(StreamCompletion.hasTerminalMarker(text)).isFalse();
+    }
+
+    @ParameterizedTest(name = "split marker: {0}")
+    @ValueSource(
+            strings = {
+                "event: response.completed\n",
+                "data: [DONE]\n\n",
+                "event: message_stop\n",
+                "data: {\"finish_reason\" : \"stop\"}\n",
+                "data: {\"finishReason\": \"STOP\"}\n"
+            })
+    void markerSplitAtEveryPositionIsFound(String text) {
+        for (int cut = 1; cut < text.length(); cut++) {
+            StreamCompletion.Scan scan =
+                    StreamCompletion.scan().feed(text.substring(0, cut)).feed(text.substring(cut));
+            assertThat(scan.completed()).as("cut at %d", cut).isTrue();
+        }
+    }
+
+    @Test
+    void markerFedOneCharacterAtATimeIsFound() {
+        StreamCompletion.Scan scan = StreamCompletion.scan();
+        for (char c : "data: {\"finish_reason\":  \"stop\"}".toCharArray()) {
+            scan = scan.feed(String.valueOf(c));
+        }
+        assertThat(scan.completed()).isTrue();
+    }
+
+    @Test
+    void scanIsImmutable() {
+        StreamCompletion.Scan start = StreamCompletion.scan();
+        StreamCompletion.Scan half = start.feed("data: [DO");
+        assertThat(half.feed("NE]").completed()).isTrue();
+        assertThat(half.completed()).isFalse();
+        assertThat(start.feed("NE]").completed()).isFalse();
+    }
+
+    @Test
+    void completedStaysCompleted() {
+        assertThat(StreamCompletion.scan().feed("[DONE]").feed("more bytes").completed())
+                .isTrue();
+    }
+
+    @Test
+    void bytesAndCharactersGiveTheSameVerdict() {
+        String text = "data: {\"choices\":[{\"delta\":{\"content\":\"你好 finish_reason\"}}]}\n\n"
+                + "data: {\"choices\":[{\"finish_reason\":\"stop\"}]}\n\n";
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        for (int cut = 0; cut <= bytes.length; cut++) {
+            StreamCompletion.Scan scan =
+                    StreamCompletion.scan().feed(bytes, 0, cut).feed(bytes, cut, bytes.length - cut);
+            assertThat(scan.completed()).isTrue();
+        }
+        String truncated = text.substring(0, text.indexOf("\"stop\""));
+        byte[] truncatedBytes = truncated.getBytes(StandardCharsets.UTF_8);
+        assertThat(StreamCompletion.scan()
+                        .feed(truncatedBytes, 0, truncatedBytes.length)
+                        .completed())
+                .isFalse();
+        assertThat(StreamCompletion.hasTerminalMarker(truncated)).isFalse();
+    }
+
+    @Test
+    void disconnectedMessageIsTheSpecLabel() {
+        assertThat(StreamCompletion.DISCONNECTED_MESSAGE).isEqualTo("stream_disconnected_before_completion");
+    }
+
+    @Property
+    void incrementalAndWholeVerdictsAgreeForAnySplit(
+            @ForAll("streams") String text,
+            @ForAll @IntRange(min = 0, max = 400) int a,
+            @ForAll @IntRange(min = 0, max = 400) int b) {
+        int first = Math.min(a, text.length());
+        int second = Math.max(first, Math.min(b, text.length()));
+        StreamCompletion.Scan scan = StreamCompletion.scan()
+                .feed(text.substring(0, first))
+                .feed(text.substring(first, second))
+                .feed(text.substring(second));
+        assertThat(scan.completed()).isEqualTo(StreamCompletion.hasTerminalMarker(text));
+        assertThat(scan.completed()).isEqualTo(naiveHasMarker(text));
+    }
+
+    @Provide
+    Arbitrary<String> streams() {
+        List<String> pieces = List.of(
+                "data: ",
+                "{\"choices\":[]}",
+                "\n\n",
+                "[DONE]",
+                "[DON",
+                "E]",
+                "message_",
+                "stop",
+                "response.",
+                "completed",
+                "\"finish_reason\"",
+                "\"finishReason\"",
+                ":",
+                " ",
+                "\t",
+                "\"stop\"",
+                "\"STOP\"",
+                "x",
+                "你");
+        return Arbitraries.of(pieces).list().ofMaxSize(30).map(list -> String.join("", list));
+    }
+
+    /** Reference implementation: the spec's markers as regular expressions over the whole text. */
+    private static boolean naiveHasMarker(String text) {
+        return text.contains("response.completed")
+                || text.contains("[DONE]")
+                || text.contains("message_stop")
+                || text.matches("(?s).*\"finish_reason\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"stop\".*")
+                || text.matches("(?s).*\"finishReason\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"STOP\".*");
+    }
+}
