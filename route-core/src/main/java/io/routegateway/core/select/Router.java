@@ -1,0 +1,490 @@
+package io.routegateway.core.select;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+import io.routegateway.core.access.AccessDecision;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.state.ModelState;
+
+/**
+ * The one routing entry point of the request path: AccessKey decision → group selection →
+ * credential selection (the five steps, then the chooser), with group failover.
+ *
+ * <p>Per group, the candidates of steps 1–3 come precomputed from the {@link PoolView}; the
+ * request runs step 5 with {@link SelectionSteps#classify} over them, in original order, stopping
+ * at the first eligible candidate (which sits in the lowest priority tier); then the affinity
+ * credential if eligible, else a weighted draw inside that tier ({@link CredentialChooser}'s
+ * algorithm). When nothing is eligible, the soonest-recovering cooling candidate (stable tiebreak on
+ * original order) is the single fallback. A group that yields nothing hands over to the next group
+ * of the failover order.
+ *
+ * <p>Refusal code when every group yields nothing — the most specific one seen, in this order:
+ * {@code route_pool.model_unavailable} (the model is served but paused / error everywhere it was
+ * still possible) › {@code no_available_credential} (every candidate already tried or weight 0) ›
+ * {@code route_pool.model_unmatched} › {@code route_pool.no_enabled_credentials} › {@code
+ * no_credentials}; ties keep the first group's code.
+ *
+ * <p>Pure apart from reading {@code affinity} (which it never writes: call {@link
+ * #rememberSuccess} after a successful forward) and drawing from {@code rng}. Allocation on the
+ * untraced path is a handful of small objects, independent of pool size.
+ */
+public final class Router {
+
+    private Router() {}
+
+    /**
+     * Routes one attempt.
+     *
+     * @param excludedCredentialIds credentials already tried in this request ({@code
+     *     credential_not_allowed}); null = none
+     * @param affinity the affinity table, or null to ignore affinity
+     * @param trace whether to build a {@link RouteTrace} (route check, or logging a refusal)
+     */
+    public static RouteResult route(
+            PoolView view,
+            RouteRequest request,
+            Set<String> excludedCredentialIds,
+            AffinityTable affinity,
+            RandomGenerator rng,
+            Instant now,
+            boolean trace) {
+        TraceBuilder tb = trace ? new TraceBuilder() : null;
+        Set<String> tried = excludedCredentialIds == null ? Set.of() : excludedCredentialIds;
+        String model = SelectionSteps.normalizeModel(request.requestedModel());
+
+        AccessDecision access = AccessDecision.decide(request.accessKey(), request.protocol(), model, now);
+        if (access instanceof AccessDecision.Refused refused) {
+            if (tb != null) {
+                tb.accessRefusal = refused.code();
+            }
+            return refuse(refused.code(), refused.message(), null, tb);
+        }
+
+        GroupSelector.GroupCandidates groups = GroupSelector.candidates(view, request.accessKey(), model, tb);
+        if (groups.refusal() != null) {
+            return refuse(groups.refusal(), groups.message(), null, tb);
+        }
+
+        AffinityTable.Target target = null;
+        if (affinity != null && request.affinityKey() != null) {
+            target = affinity.lookup(request.affinityKey(), now).orElse(null);
+        }
+        List<GroupSnapshot> order = GroupSelector.failoverOrder(groups.groups(), rng);
+        if (target != null) {
+            order = preferGroup(order, target.groupId());
+        }
+
+        CredentialEntry[] entries = view.entries();
+        int[] weights = view.weights();
+        Pick pick = new Pick();
+        ReasonCode best = null;
+        for (int position = 0; position < order.size(); position++) {
+            GroupSnapshot group = order.get(position);
+            GroupEntry entry = view.groupEntry(group.groupId());
+            CandidateSet candidates = entry.candidates(entries, model);
+            String affinityCredential = target != null && group.affinityEnabled() ? target.credentialId() : null;
+            selectInGroup(candidates, entries, weights, tried, affinityCredential, rng, now, pick);
+            if (tb != null) {
+                traceGroup(tb, entry, candidates, entries, weights, tried, model, now, pick, position);
+            }
+            if (pick.position >= 0) {
+                if (tb != null) {
+                    for (int rest = position + 1; rest < order.size(); rest++) {
+                        GroupSnapshot skipped = order.get(rest);
+                        tb.group(skipped.groupId(), skipped.name()).position = rest;
+                    }
+                }
+                int p = pick.position;
+                return new RouteResult.Selected(
+                        group,
+                        entries[candidates.ordinals[p]].snapshot,
+                        candidates.modelKeys[p],
+                        candidates.upstreamModels[p],
+                        pick.affinityHit,
+                        pick.fallback,
+                        pick.recoveryAt,
+                        tb == null ? null : tb.build());
+            }
+            if (rank(pick.failure) > rank(best)) {
+                best = pick.failure;
+            }
+        }
+        Instant earliest = earliestRecovery(view, order, model, now);
+        return refuse(best, poolMessage(best, model), earliest, tb);
+    }
+
+    /**
+     * After a successful forward: remembers the credential for the request's affinity key, when
+     * the request has one and the serving group has affinity enabled. Only successes are
+     * remembered.
+     */
+    public static void rememberSuccess(
+            AffinityTable affinity, RouteRequest request, RouteResult.Selected selected, Instant now) {
+        if (affinity == null
+                || request.affinityKey() == null
+                || !selected.group().affinityEnabled()) {
+            return;
+        }
+        affinity.remember(
+                request.affinityKey(),
+                selected.group().groupId(),
+                selected.credential().credentialId(),
+                now);
+    }
+
+    /**
+     * The credential to use for one group: step 5 and the chooser over the precomputed candidates.
+     * Leaves {@code pick.position} at -1 and sets {@code pick.failure} when the group yields
+     * nothing.
+     */
+    private static void selectInGroup(
+            CandidateSet candidates,
+            CredentialEntry[] entries,
+            int[] weights,
+            Set<String> tried,
+            String affinityCredential,
+            RandomGenerator rng,
+            Instant now,
+            Pick pick) {
+        pick.reset();
+        if (candidates.failure != null) {
+            pick.failure = candidates.failure;
+            return;
+        }
+        boolean anyTried = !tried.isEmpty();
+        if (affinityCredential != null) {
+            int position = candidates.position(affinityCredential);
+            if (position >= 0
+                    && verdictAt(candidates, position, entries, weights, tried, anyTried, now)
+                            == SelectionSteps.ELIGIBLE) {
+                pick.position = position;
+                pick.affinityHit = true;
+                return;
+            }
+        }
+        int coolingPosition = -1;
+        Instant coolingUntil = null;
+        boolean onlyHardExclusions = true;
+        for (int i = 0; i < candidates.size; i++) {
+            CredentialEntry entry = entries[candidates.ordinals[i]];
+            ModelState row = entry.row(candidates.modelKeys[i]);
+            int verdict = SelectionSteps.classify(
+                    anyTried && tried.contains(entry.id),
+                    weights[entry.ordinal] <= 0,
+                    row,
+                    entry.accountCoolingUntil,
+                    now);
+            if (verdict == SelectionSteps.ELIGIBLE) {
+                pick.position = chooseInTier(candidates, i, entries, weights, tried, anyTried, rng, now);
+                return;
+            }
+            if (verdict == SelectionSteps.COOLING) {
+                Instant recovery = SelectionSteps.recoveryAt(entry.accountCoolingUntil, row);
+                if (coolingPosition < 0 || recovery.isBefore(coolingUntil)) {
+                    coolingPosition = i;
+                    coolingUntil = recovery;
+                }
+            } else if (verdict != SelectionSteps.HARD_EXCLUDED) {
+                onlyHardExclusions = false;
+            }
+        }
+        if (coolingPosition >= 0) {
+            pick.position = coolingPosition;
+            pick.fallback = true;
+            pick.recoveryAt = coolingUntil;
+            return;
+        }
+        pick.failure = onlyHardExclusions ? ReasonCode.MODEL_UNAVAILABLE : ReasonCode.NO_AVAILABLE_CREDENTIAL;
+    }
+
+    /** Weighted draw among the eligible of the tier that starts at {@code first} (itself eligible). */
+    private static int chooseInTier(
+            CandidateSet candidates,
+            int first,
+            CredentialEntry[] entries,
+            int[] weights,
+            Set<String> tried,
+            boolean anyTried,
+            RandomGenerator rng,
+            Instant now) {
+        int end = candidates.tierEnd[first];
+        long total = weights[candidates.ordinals[first]];
+        int count = 1;
+        for (int j = first + 1; j < end; j++) {
+            if (verdictAt(candidates, j, entries, weights, tried, anyTried, now) == SelectionSteps.ELIGIBLE) {
+                total += weights[candidates.ordinals[j]];
+                count++;
+            }
+        }
+        if (count == 1) {
+            return first;
+        }
+        long r = rng.nextLong(total);
+        for (int j = first; j < end; j++) {
+            if (verdictAt(candidates, j, entries, weights, tried, anyTried, now) == SelectionSteps.ELIGIBLE) {
+                r -= weights[candidates.ordinals[j]];
+                if (r < 0) {
+                    return j;
+                }
+            }
+        }
+        throw new IllegalStateException("weighted walk ended without a pick");
+    }
+
+    private static int verdictAt(
+            CandidateSet candidates,
+            int i,
+            CredentialEntry[] entries,
+            int[] weights,
+            Set<String> tried,
+            boolean anyTried,
+            Instant now) {
+        CredentialEntry entry = entries[candidates.ordinals[i]];
+        return SelectionSteps.classify(
+                anyTried && tried.contains(entry.id),
+                weights[entry.ordinal] <= 0,
+                entry.row(candidates.modelKeys[i]),
+                entry.accountCoolingUntil,
+                now);
+    }
+
+    /** Moves the remembered group to the front when it is a candidate with affinity enabled. */
+    private static List<GroupSnapshot> preferGroup(List<GroupSnapshot> order, String groupId) {
+        for (int i = 1; i < order.size(); i++) {
+            GroupSnapshot group = order.get(i);
+            if (group.groupId().equals(groupId) && group.affinityEnabled()) {
+                List<GroupSnapshot> reordered = new ArrayList<>(order.size());
+                reordered.add(group);
+                for (int j = 0; j < order.size(); j++) {
+                    if (j != i) {
+                        reordered.add(order.get(j));
+                    }
+                }
+                return reordered;
+            }
+        }
+        return order;
+    }
+
+    private static int rank(ReasonCode code) {
+        if (code == null) {
+            return 0;
+        }
+        switch (code) {
+            case MODEL_UNAVAILABLE:
+                return 5;
+            case NO_AVAILABLE_CREDENTIAL:
+                return 4;
+            case MODEL_UNMATCHED:
+                return 3;
+            case NO_ENABLED_CREDENTIALS:
+                return 2;
+            default:
+                return 1;
+        }
+    }
+
+    private static String poolMessage(ReasonCode code, String model) {
+        if (model != null && (code == ReasonCode.MODEL_UNMATCHED || code == ReasonCode.MODEL_UNAVAILABLE)) {
+            return code.meaning() + ": " + model;
+        }
+        return code.meaning();
+    }
+
+    /**
+     * The earliest future recovery among candidates that reached the partition in the evaluated
+     * groups (tried ones included: they recover too; paused / error and weight 0 excluded).
+     */
+    private static Instant earliestRecovery(PoolView view, List<GroupSnapshot> order, String model, Instant now) {
+        CredentialEntry[] entries = view.entries();
+        int[] weights = view.weights();
+        Instant earliest = null;
+        for (GroupSnapshot group : order) {
+            CandidateSet candidates = view.groupEntry(group.groupId()).candidates(entries, model);
+            for (int i = 0; i < candidates.size; i++) {
+                CredentialEntry entry = entries[candidates.ordinals[i]];
+                ModelState row = entry.row(candidates.modelKeys[i]);
+                if (weights[entry.ordinal] <= 0 || (row != null && row.isHardExcluded())) {
+                    continue;
+                }
+                Instant recovery = SelectionSteps.recoveryAt(entry.accountCoolingUntil, row);
+                if (recovery != null && recovery.isAfter(now) && (earliest == null || recovery.isBefore(earliest))) {
+                    earliest = recovery;
+                }
+            }
+        }
+        return earliest;
+    }
+
+    private static RouteResult.Refused refuse(ReasonCode code, String message, Instant earliest, TraceBuilder tb) {
+        RouteTrace trace = null;
+        if (tb != null) {
+            tb.outcome = code;
+            trace = tb.build();
+        }
+        return new RouteResult.Refused(code, message, earliest, trace);
+    }
+
+    /** Records one evaluated group and every credential of its pool with the step that decided it. */
+    private static void traceGroup(
+            TraceBuilder tb,
+            GroupEntry group,
+            CandidateSet candidates,
+            CredentialEntry[] entries,
+            int[] weights,
+            Set<String> tried,
+            String model,
+            Instant now,
+            Pick pick,
+            int position) {
+        TraceBuilder.GroupRow row = tb.group(group.group.groupId(), group.group.name());
+        row.position = position;
+        if (pick.position >= 0) {
+            row.verdict = RouteTrace.Verdict.SELECTED;
+        } else {
+            row.verdict = RouteTrace.Verdict.DROPPED;
+            row.reason = pick.failure;
+        }
+        for (int member : group.members) {
+            CredentialSnapshot credential = entries[member].snapshot;
+            row.credentials.add(
+                    traceCredential(credential, entries[member], candidates, weights, tried, model, now, pick));
+        }
+    }
+
+    private static RouteTrace.CredentialTrace traceCredential(
+            CredentialSnapshot credential,
+            CredentialEntry entry,
+            CandidateSet candidates,
+            int[] weights,
+            Set<String> tried,
+            String model,
+            Instant now,
+            Pick pick) {
+        String id = credential.credentialId();
+        String name = credential.name();
+        ReasonCode load = SelectionSteps.loadRejection(credential);
+        if (load != null) {
+            return new RouteTrace.CredentialTrace(
+                    id,
+                    name,
+                    1,
+                    RouteTrace.Verdict.DROPPED,
+                    load,
+                    SelectionSteps.loadRejectionDetail(credential),
+                    null,
+                    null,
+                    null);
+        }
+        if (!SelectionSteps.passesPlatformRule(credential)) {
+            return new RouteTrace.CredentialTrace(
+                    id,
+                    name,
+                    2,
+                    RouteTrace.Verdict.DROPPED,
+                    ReasonCode.NO_ENABLED_CREDENTIALS,
+                    "platform " + credential.platform().wire() + " does not accept "
+                            + credential.kind().wire() + " credentials",
+                    null,
+                    null,
+                    null);
+        }
+        Optional<PoolCandidate> resolved = SelectionSteps.resolveModel(credential, model);
+        if (resolved.isEmpty()) {
+            return new RouteTrace.CredentialTrace(
+                    id,
+                    name,
+                    3,
+                    RouteTrace.Verdict.DROPPED,
+                    ReasonCode.MODEL_UNMATCHED,
+                    "no mapping serves " + model,
+                    null,
+                    null,
+                    null);
+        }
+        String modelKey = resolved.get().modelKey();
+        String upstream = resolved.get().upstreamModel();
+        int position = candidates.position(id);
+        ModelState modelRow = entry.row(modelKey);
+        Instant recovery = SelectionSteps.recoveryAt(entry.accountCoolingUntil, modelRow);
+        if (position >= 0 && position == pick.position) {
+            String detail;
+            if (pick.affinityHit) {
+                detail = "affinity";
+            } else if (pick.fallback) {
+                detail = "soonest-recovering cooling credential (fallback)";
+            } else {
+                detail = "priority " + credential.priority() + ", weight " + weights[entry.ordinal];
+            }
+            return new RouteTrace.CredentialTrace(
+                    id,
+                    name,
+                    6,
+                    RouteTrace.Verdict.SELECTED,
+                    pick.fallback ? ReasonCode.CREDENTIAL_COOLDOWN : null,
+                    detail,
+                    modelKey,
+                    upstream,
+                    pick.fallback ? recovery : null);
+        }
+        int verdict = SelectionSteps.classify(
+                tried.contains(id), weights[entry.ordinal] <= 0, modelRow, entry.accountCoolingUntil, now);
+        if (verdict == SelectionSteps.ELIGIBLE) {
+            return new RouteTrace.CredentialTrace(
+                    id,
+                    name,
+                    5,
+                    RouteTrace.Verdict.ELIGIBLE,
+                    null,
+                    "priority " + credential.priority() + ", weight " + weights[entry.ordinal],
+                    modelKey,
+                    upstream,
+                    null);
+        }
+        if (verdict == SelectionSteps.COOLING) {
+            return new RouteTrace.CredentialTrace(
+                    id,
+                    name,
+                    5,
+                    RouteTrace.Verdict.COOLING,
+                    ReasonCode.CREDENTIAL_COOLDOWN,
+                    "cooling until " + recovery,
+                    modelKey,
+                    upstream,
+                    recovery);
+        }
+        return new RouteTrace.CredentialTrace(
+                id,
+                name,
+                5,
+                RouteTrace.Verdict.DROPPED,
+                SelectionSteps.reasonOf(verdict),
+                SelectionSteps.dropDetail(verdict, modelRow),
+                modelKey,
+                upstream,
+                null);
+    }
+
+    /** Per-request scratch for one group's outcome; reset for every group. */
+    private static final class Pick {
+        int position;
+        boolean affinityHit;
+        boolean fallback;
+        Instant recoveryAt;
+        ReasonCode failure;
+
+        void reset() {
+            position = -1;
+            affinityHit = false;
+            fallback = false;
+            recoveryAt = null;
+            failure = null;
+        }
+    }
+}
