@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Runs the whole route gateway on this machine: PostgreSQL, one Kafka broker (9092) and the three
+# services, as background processes with PIDs and logs under .local/run/.
+#
+#   deploy/local/run.sh [start]       start what is not running, wait until everything is ready
+#   deploy/local/run.sh start --build rebuild the service jars first
+#   deploy/local/run.sh stop          stop every process this script started, by PID
+#   deploy/local/run.sh status
+#
+# The services run their packaged jars (prod profile) with the local settings below passed as
+# environment variables. PostgreSQL is a machine service: stop leaves it running.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+RUN_DIR="$LOCAL_DIR/run"
+KAFKA_PORT=9092
+READY_TIMEOUT=${RUN_READY_TIMEOUT:-180}
+
+# name:port, in start order (state-service first: it migrates the database).
+SERVICES=(state-service:8081 gateway-service:8080 recovery-service:8082)
+
+# Local-only settings: the same values as the services' %dev profile, so `mvn quarkus:dev` and
+# this script can share the route_gateway database.
+LOCAL_SECRET_KEY=sDs8+xrgdjb1YeT1e7CxfOuCBybLeoNiShX0VxEUdcY=
+LOCAL_ADMIN_TOKEN=local-dev-admin-token
+
+# ---- PostgreSQL -------------------------------------------------------------------------------
+
+start_postgres() { "$ROOT_DIR/deploy/local/postgres.sh"; }
+
+# ---- Kafka ------------------------------------------------------------------------------------
+
+start_kafka() { "$ROOT_DIR/deploy/local/kafka.sh" start --port "$KAFKA_PORT"; }
+stop_kafka() { "$ROOT_DIR/deploy/local/kafka.sh" stop --port "$KAFKA_PORT"; }
+status_kafka() { "$ROOT_DIR/deploy/local/kafka.sh" status --port "$KAFKA_PORT" || true; }
+
+# ---- Services ---------------------------------------------------------------------------------
+
+service_jar() { echo "$ROOT_DIR/$1/target/quarkus-app/quarkus-run.jar"; }
+service_pid_file() { echo "$RUN_DIR/$1.pid"; }
+service_log() { echo "$RUN_DIR/$1.log"; }
+
+# Environment of one service: what its %dev profile would set, plus where Kafka is.
+service_env() {
+  local name=$1
+  echo "ROUTE_SECRET_ENCRYPTION_KEY=$LOCAL_SECRET_KEY"
+  echo "KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:$KAFKA_PORT"
+  case $name in
+    state-service)
+      echo "STATE_ADMIN_TOKEN=$LOCAL_ADMIN_TOKEN"
+      echo "QUARKUS_DATASOURCE_USERNAME=route"
+      echo "QUARKUS_DATASOURCE_PASSWORD=route"
+      ;;
+    recovery-service)
+      echo "QUARKUS_DATASOURCE_USERNAME=route"
+      echo "QUARKUS_DATASOURCE_PASSWORD=route"
+      ;;
+  esac
+}
+
+build_services() {
+  local force=$1 entry missing=0
+  for entry in "${SERVICES[@]}"; do
+    [ -f "$(service_jar "${entry%%:*}")" ] || missing=1
+  done
+  if [ "$force" = 1 ] || [ "$missing" = 1 ]; then
+    log "Building the services (mvn -DskipTests package)"
+    mvn -B -q -ntp -f "$ROOT_DIR/pom.xml" -DskipTests package \
+      -pl state-service,gateway-service,recovery-service -am
+  fi
+}
+
+start_service() {
+  local name=$1 port=$2 pid jar
+  jar=$(service_jar "$name")
+  if pid=$(live_pid "$(service_pid_file "$name")" "$jar"); then
+    log "$name is already running (PID $pid)"
+    return 0
+  fi
+  port_open "$port" && die "port $port for $name is taken by another process"
+  local -a env_vars
+  mapfile -t env_vars < <(service_env "$name")
+  setsid env "${env_vars[@]}" java -Xmx384m -jar "$jar" </dev/null >"$(service_log "$name")" 2>&1 &
+  pid=$!
+  echo "$pid" >"$(service_pid_file "$name")"
+  log "$name starting (PID $pid, log $(service_log "$name"))"
+}
+
+wait_service_ready() {
+  local name=$1 port=$2 began=$SECONDS pid
+  pid=$(cat "$(service_pid_file "$name")")
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/q/health/ready")" = 200 ]; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      tail -n 40 "$(service_log "$name")" >&2
+      die "$name exited during start (log: $(service_log "$name"))"
+    fi
+    [ $((SECONDS - began)) -lt "$READY_TIMEOUT" ] || die "$name not ready after ${READY_TIMEOUT}s (log: $(service_log "$name"))"
+    sleep 0.5
+  done
+  log "$name ready on http://127.0.0.1:$port"
+}
+
+stop_service() {
+  local name=$1 pid
+  if pid=$(live_pid "$(service_pid_file "$name")" "$(service_jar "$name")"); then
+    stop_pid "$pid" 30 || die "$name (PID $pid) did not exit"
+    log "$name stopped (PID $pid)"
+  fi
+  rm -f "$(service_pid_file "$name")"
+}
+
+status_service() {
+  local name=$1 port=$2 pid
+  if pid=$(live_pid "$(service_pid_file "$name")" "$(service_jar "$name")"); then
+    echo "$name: running on http://127.0.0.1:$port (PID $pid)"
+  else
+    echo "$name: stopped"
+  fi
+}
+
+# ---- Commands ---------------------------------------------------------------------------------
+
+print_urls() {
+  cat <<TXT
+
+The route gateway is running:
+  gateway-service   http://127.0.0.1:8080   (client API)
+  state-service     http://127.0.0.1:8081   (admin API, token: $LOCAL_ADMIN_TOKEN)
+  recovery-service  http://127.0.0.1:8082
+  health            http://127.0.0.1:<port>/q/health/ready
+  Kafka             127.0.0.1:$KAFKA_PORT
+  PostgreSQL        postgresql://route:route@127.0.0.1:5432/route_gateway
+  logs              $RUN_DIR/
+Stop everything with: deploy/local/run.sh stop
+TXT
+}
+
+all_running() {
+  local entry
+  "$ROOT_DIR/deploy/local/kafka.sh" status --port "$KAFKA_PORT" >/dev/null || return 1
+  for entry in "${SERVICES[@]}"; do
+    live_pid "$(service_pid_file "${entry%%:*}")" "$(service_jar "${entry%%:*}")" >/dev/null || return 1
+  done
+}
+
+cmd_start() {
+  local force_build=0 entry
+  [ "${1:-}" = --build ] && force_build=1
+  if [ "$force_build" = 0 ] && all_running; then
+    log "Already running."
+    print_urls
+    return 0
+  fi
+  mkdir -p "$RUN_DIR"
+  start_postgres
+  build_services "$force_build"
+  start_kafka
+  for entry in "${SERVICES[@]}"; do
+    start_service "${entry%%:*}" "${entry##*:}"
+    # state-service migrates the schema that the others read: wait for it before starting them.
+    if [ "${entry%%:*}" = state-service ]; then
+      wait_service_ready state-service "${entry##*:}"
+    fi
+  done
+  for entry in "${SERVICES[@]}"; do
+    wait_service_ready "${entry%%:*}" "${entry##*:}"
+  done
+  print_urls
+}
+
+cmd_stop() {
+  local i name pids=() pid
+  for ((i = ${#SERVICES[@]} - 1; i >= 0; i--)); do
+    name=${SERVICES[$i]%%:*}
+    if pid=$(live_pid "$(service_pid_file "$name")" "$(service_jar "$name")"); then
+      pids+=("$pid")
+    fi
+    stop_service "$name"
+  done
+  if pid=$(live_pid "$LOCAL_DIR/kafka/$KAFKA_PORT/broker.pid" "io.routegateway.broker.BrokerMain"); then
+    pids+=("$pid")
+  fi
+  stop_kafka
+  for pid in "${pids[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then
+      die "process $pid is still running"
+    fi
+  done
+  log "Stopped; none of the processes it stopped (${pids[*]:-none}) remains. PostgreSQL keeps running."
+}
+
+cmd_status() {
+  local entry
+  status_kafka
+  for entry in "${SERVICES[@]}"; do
+    status_service "${entry%%:*}" "${entry##*:}"
+  done
+}
+
+case ${1:-start} in
+  start) shift || true; cmd_start "$@" ;;
+  stop) cmd_stop ;;
+  status) cmd_status ;;
+  *) echo "usage: $0 [start [--build]|stop|status]" >&2; exit 2 ;;
+esac
