@@ -2,6 +2,7 @@ package io.routegateway.core.model;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -12,21 +13,40 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * grok).
  */
 public enum Platform {
-    CLAUDE("claude", List.of("claude-opus-4-5", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1"), true),
-    CODEX("codex", List.of("gpt-5.1-codex", "gpt-5.1-codex-mini", "gpt-5.1", "gpt-5"), true),
-    GEMINI("gemini", List.of("gemini-2.5-pro"), true),
-    GROK("grok", List.of("grok-4"), true),
+    CLAUDE(
+            "claude",
+            List.of("claude-opus-4-5", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1"),
+            true,
+            Set.of(Protocol.ANTHROPIC_MESSAGES)),
+    CODEX(
+            "codex",
+            List.of("gpt-5.1-codex", "gpt-5.1-codex-mini", "gpt-5.1", "gpt-5"),
+            true,
+            Set.of(Protocol.OPENAI_RESPONSES, Protocol.OPENAI_CHAT)),
+    GEMINI("gemini", List.of("gemini-2.5-pro"), true, Set.of(Protocol.GEMINI)),
+    GROK("grok", List.of("grok-4"), true, Set.of(Protocol.OPENAI_CHAT, Protocol.OPENAI_RESPONSES)),
     /** Plain OpenAI-compatible relays: api keys only. */
-    OPENAI("openai", List.of(), false);
+    OPENAI("openai", List.of(), false, Set.of(Protocol.OPENAI_CHAT, Protocol.OPENAI_RESPONSES));
 
     private final String wire;
     private final List<String> baselineModels;
     private final boolean acceptsOfficial;
 
-    Platform(String wire, List<String> baselineModels, boolean acceptsOfficial) {
+    private final Set<Protocol> nativeProtocols;
+
+    Platform(String wire, List<String> baselineModels, boolean acceptsOfficial, Set<Protocol> nativeProtocols) {
         this.wire = wire;
         this.baselineModels = baselineModels;
         this.acceptsOfficial = acceptsOfficial;
+        this.nativeProtocols = nativeProtocols;
+    }
+
+    /**
+     * Client protocols this platform's upstream speaks natively. Without a protocol bridge a request
+     * can only be routed to a credential whose platform serves its protocol natively.
+     */
+    public boolean servesNatively(Protocol protocol) {
+        return nativeProtocols.contains(protocol);
     }
 
     @JsonValue

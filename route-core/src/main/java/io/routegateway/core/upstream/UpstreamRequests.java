@@ -1,0 +1,194 @@
+package io.routegateway.core.upstream;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.ModelKeys;
+import io.routegateway.core.model.Platform;
+import io.routegateway.core.model.Protocol;
+
+/**
+ * Builds upstream requests: the single implementation used by gateway forwarding and by model
+ * connectivity tests, so a probe exercises exactly what real traffic does.
+ */
+public final class UpstreamRequests {
+
+    /** Client headers forwarded upstream; everything else (auth above all) is dropped. */
+    static final Set<String> FORWARDED_HEADERS = Set.of(
+            "anthropic-version",
+            "anthropic-beta",
+            "openai-beta",
+            "openai-organization",
+            "user-agent",
+            "accept-language");
+
+    static final String ANTHROPIC_VERSION = "2023-06-01";
+    static final String ONE_M_BETA = "context-1m-2025-08-07";
+    static final String OAUTH_BETA = "oauth-2025-04-20";
+
+    private UpstreamRequests() {}
+
+    /**
+     * @param clientBody the client's JSON body (for Gemini the model is in the path instead)
+     * @param clientHeaders the client's headers (name, value); only {@link #FORWARDED_HEADERS} pass
+     * @param upstreamModel the mapped model name; a trailing {@code [1m]} becomes the 1M-context
+     *     beta header
+     */
+    public static UpstreamRequest forward(
+            Platform platform,
+            CredentialKind kind,
+            String baseUrl,
+            String secret,
+            Protocol protocol,
+            JsonNode clientBody,
+            List<Map.Entry<String, String>> clientHeaders,
+            String upstreamModel,
+            boolean stream) {
+        boolean oneM =
+                upstreamModel != null && !ModelKeys.stripOneM(upstreamModel).equals(upstreamModel);
+        String model = ModelKeys.stripOneM(upstreamModel);
+        List<Map.Entry<String, String>> headers = new ArrayList<>();
+        headers.add(Map.entry("content-type", "application/json"));
+        headers.add(Map.entry("accept", stream ? "text/event-stream" : "application/json"));
+        for (Map.Entry<String, String> header : clientHeaders) {
+            if (FORWARDED_HEADERS.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+                headers.add(Map.entry(header.getKey().toLowerCase(Locale.ROOT), header.getValue()));
+            }
+        }
+        addAuth(platform, kind, protocol, secret, headers);
+        if (oneM && protocol == Protocol.ANTHROPIC_MESSAGES) {
+            appendBeta(headers, ONE_M_BETA);
+        }
+        byte[] body = rewriteModel(protocol, clientBody, model);
+        return new UpstreamRequest("POST", url(baseUrl, protocol, model, stream), headers, body, stream, model);
+    }
+
+    /** The smallest real generation request for a model connectivity test. */
+    public static UpstreamRequest modelTest(
+            Platform platform, CredentialKind kind, String baseUrl, String secret, String upstreamModel) {
+        Protocol protocol = testProtocol(platform);
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        switch (protocol) {
+            case ANTHROPIC_MESSAGES:
+                body.put("max_tokens", 16);
+                body.putArray("messages").addObject().put("role", "user").put("content", "ping");
+                break;
+            case OPENAI_RESPONSES:
+                body.put("input", "ping");
+                body.put("max_output_tokens", 16);
+                break;
+            case GEMINI:
+                body.putArray("contents")
+                        .addObject()
+                        .putArray("parts")
+                        .addObject()
+                        .put("text", "ping");
+                break;
+            default:
+                body.putArray("messages").addObject().put("role", "user").put("content", "ping");
+                body.put("max_tokens", 16);
+        }
+        return forward(platform, kind, baseUrl, secret, protocol, body, List.of(), upstreamModel, false);
+    }
+
+    /** The protocol a model test speaks to a platform: its first native protocol. */
+    public static Protocol testProtocol(Platform platform) {
+        switch (platform) {
+            case CLAUDE:
+                return Protocol.ANTHROPIC_MESSAGES;
+            case CODEX:
+                return Protocol.OPENAI_RESPONSES;
+            case GEMINI:
+                return Protocol.GEMINI;
+            default:
+                return Protocol.OPENAI_CHAT;
+        }
+    }
+
+    static String url(String baseUrl, Protocol protocol, String model, boolean stream) {
+        String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        String path;
+        switch (protocol) {
+            case OPENAI_CHAT:
+                path = "/v1/chat/completions";
+                break;
+            case OPENAI_RESPONSES:
+                path = "/v1/responses";
+                break;
+            case ANTHROPIC_MESSAGES:
+                path = "/v1/messages";
+                break;
+            case GEMINI:
+                path = "/v1beta/models/" + model + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
+                break;
+            default:
+                throw new IllegalArgumentException("unsupported protocol " + protocol);
+        }
+        // a base URL that already names the API version ("https://relay/v1") is not doubled
+        if (base.endsWith("/v1") && path.startsWith("/v1/")) {
+            path = path.substring(3);
+        } else if (base.endsWith("/v1beta") && path.startsWith("/v1beta/")) {
+            path = path.substring(7);
+        }
+        return base + path;
+    }
+
+    private static void addAuth(
+            Platform platform,
+            CredentialKind kind,
+            Protocol protocol,
+            String secret,
+            List<Map.Entry<String, String>> headers) {
+        if (protocol == Protocol.ANTHROPIC_MESSAGES) {
+            if (headers.stream().noneMatch(h -> h.getKey().equals("anthropic-version"))) {
+                headers.add(Map.entry("anthropic-version", ANTHROPIC_VERSION));
+            }
+            if (kind == CredentialKind.OFFICIAL) {
+                headers.add(Map.entry("authorization", "Bearer " + secret));
+                appendBeta(headers, OAUTH_BETA);
+            } else {
+                headers.add(Map.entry("x-api-key", secret));
+            }
+        } else if (protocol == Protocol.GEMINI) {
+            headers.add(Map.entry("x-goog-api-key", secret));
+        } else {
+            headers.add(Map.entry("authorization", "Bearer " + secret));
+        }
+    }
+
+    private static void appendBeta(List<Map.Entry<String, String>> headers, String beta) {
+        for (int i = 0; i < headers.size(); i++) {
+            Map.Entry<String, String> header = headers.get(i);
+            if (header.getKey().equals("anthropic-beta")) {
+                if (!header.getValue().contains(beta)) {
+                    headers.set(i, Map.entry("anthropic-beta", header.getValue() + "," + beta));
+                }
+                return;
+            }
+        }
+        headers.add(Map.entry("anthropic-beta", beta));
+    }
+
+    private static byte[] rewriteModel(Protocol protocol, JsonNode clientBody, String model) {
+        JsonNode body = clientBody == null ? Json.MAPPER.createObjectNode() : clientBody;
+        if (protocol != Protocol.GEMINI && body.isObject() && model != null) {
+            ObjectNode copy = ((ObjectNode) body).deepCopy();
+            copy.put("model", model);
+            body = copy;
+        }
+        try {
+            return Json.MAPPER.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree always serializes", e);
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.routegateway.core.upstream;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.Platform;
+import io.routegateway.core.model.Protocol;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class UpstreamRequestsTests {
+
+    static JsonNode body(String json) throws Exception {
+        return Json.MAPPER.readTree(json);
+    }
+
+    @Test
+    void clientAuthHeadersAreStrippedAndUpstreamAuthIsSetPerPlatform() throws Exception {
+        List<Map.Entry<String, String>> client = List.of(
+                Map.entry("Authorization", "Bearer rk-client-key"),
+                Map.entry("x-api-key", "rk-client-key"),
+                Map.entry("x-goog-api-key", "rk-client-key"),
+                Map.entry("anthropic-version", "2023-06-01"),
+                Map.entry("Cookie", "session=1"));
+        UpstreamRequest claude = UpstreamRequests.forward(
+                Platform.CLAUDE,
+                CredentialKind.API,
+                "https://relay.example",
+                "sk-up",
+                Protocol.ANTHROPIC_MESSAGES,
+                body("{\"model\":\"claude-x\"}"),
+                client,
+                "claude-up",
+                false);
+        assertThat(claude.headers())
+                .extracting(Map.Entry::getValue)
+                .doesNotContain("Bearer rk-client-key", "rk-client-key", "session=1");
+        assertThat(claude.header("x-api-key")).isEqualTo("sk-up");
+        assertThat(claude.header("anthropic-version")).isEqualTo("2023-06-01");
+
+        UpstreamRequest openai = UpstreamRequests.forward(
+                Platform.OPENAI,
+                CredentialKind.API,
+                "https://relay.example",
+                "sk-up",
+                Protocol.OPENAI_CHAT,
+                body("{\"model\":\"m\"}"),
+                client,
+                "m",
+                false);
+        assertThat(openai.header("authorization")).isEqualTo("Bearer sk-up");
+        assertThat(openai.header("x-api-key")).isNull();
+
+        UpstreamRequest gemini = UpstreamRequests.forward(
+                Platform.GEMINI,
+                CredentialKind.API,
+                "https://g.example",
+                "gk",
+                Protocol.GEMINI,
+                body("{\"contents\":[]}"),
+                client,
+                "gemini-2.5-pro",
+                true);
+        assertThat(gemini.header("x-goog-api-key")).isEqualTo("gk");
+        assertThat(gemini.url())
+                .isEqualTo("https://g.example/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse");
+    }
+
+    @Test
+    void theModelIsRewrittenThroughTheMappingAndOneMBecomesABetaHeader() throws Exception {
+        UpstreamRequest request = UpstreamRequests.forward(
+                Platform.CLAUDE,
+                CredentialKind.API,
+                "https://relay.example/v1",
+                "sk",
+                Protocol.ANTHROPIC_MESSAGES,
+                body("{\"model\":\"claude-sonnet-alias[1m]\",\"max_tokens\":5}"),
+                List.of(),
+                "claude-sonnet-up[1m]",
+                true);
+        JsonNode sent = Json.MAPPER.readTree(request.body());
+        assertThat(sent.get("model").asText()).isEqualTo("claude-sonnet-up");
+        assertThat(sent.get("max_tokens").asInt()).isEqualTo(5);
+        assertThat(request.header("anthropic-beta")).contains("context-1m-2025-08-07");
+        assertThat(request.url()).isEqualTo("https://relay.example/v1/messages");
+        assertThat(request.header("accept")).isEqualTo("text/event-stream");
+    }
+
+    @Test
+    void officialClaudeAccountsUseBearerOauth() throws Exception {
+        UpstreamRequest request = UpstreamRequests.forward(
+                Platform.CLAUDE,
+                CredentialKind.OFFICIAL,
+                "https://api.anthropic.example",
+                "oauth-token",
+                Protocol.ANTHROPIC_MESSAGES,
+                body("{}"),
+                List.of(),
+                "claude-sonnet-4-5",
+                false);
+        assertThat(request.header("authorization")).isEqualTo("Bearer oauth-token");
+        assertThat(request.header("anthropic-beta")).contains("oauth-2025-04-20");
+    }
+
+    @Test
+    void modelTestsSendTheSmallestRealGenerationPerPlatform() throws Exception {
+        UpstreamRequest codex =
+                UpstreamRequests.modelTest(Platform.CODEX, CredentialKind.API, "https://r.example", "sk", "gpt-5");
+        assertThat(codex.url()).endsWith("/v1/responses");
+        assertThat(Json.MAPPER.readTree(codex.body()).get("model").asText()).isEqualTo("gpt-5");
+        UpstreamRequest claude =
+                UpstreamRequests.modelTest(Platform.CLAUDE, CredentialKind.API, "https://r.example", "sk", "c");
+        assertThat(claude.url()).endsWith("/v1/messages");
+        assertThat(Json.MAPPER.readTree(claude.body()).get("messages")).hasSize(1);
+    }
+}
