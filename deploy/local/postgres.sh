@@ -84,8 +84,17 @@ ensure_password_login() {
   password_login_works || die "role $APP_ROLE cannot log in with its password on 127.0.0.1:$PG_PORT"
 }
 
+# Already set up: the role logs in with its password and may create test databases.
+already_set_up() {
+  password_login_works \
+    && [ "$(PGPASSWORD=$APP_PASSWORD psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U "$APP_ROLE" -d "$APP_DB" -tA \
+      -c 'SELECT rolcreatedb FROM pg_roles WHERE rolname = current_user' 2>/dev/null)" = t ]
+}
+
 install_if_missing
 start_if_stopped
-ensure_role_and_database
-ensure_password_login
+if ! already_set_up; then
+  ensure_role_and_database
+  ensure_password_login
+fi
 log "PostgreSQL ready: postgresql://$APP_ROLE@127.0.0.1:$PG_PORT/$APP_DB"
