@@ -78,7 +78,7 @@ app: {{ $c.service }}
 {{- else }}
 app: {{ include "route-gateway.fullname" $root }}
 {{- end }}
-app.kubernetes.io/version: {{ $root.Chart.AppVersion | quote }}
+app.kubernetes.io/version: {{ default $root.Chart.AppVersion $root.Values.image.tag | quote }}
 app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 app.kubernetes.io/part-of: {{ $root.Values.system }}
 application: {{ include "route-gateway.fullname" $root }}
