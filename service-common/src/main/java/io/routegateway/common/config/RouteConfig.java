@@ -1,0 +1,37 @@
+package io.routegateway.common.config;
+
+import jakarta.validation.constraints.Pattern;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Settings every route gateway service shares, under {@code route.*}. */
+@ConfigMapping(prefix = "route")
+public interface RouteConfig {
+
+    /**
+     * Key that encrypts upstream secrets at rest and on the state topic: base64 of 32 random bytes
+     * ({@code ROUTE_SECRET_ENCRYPTION_KEY}). Every service of one deployment needs the same key.
+     * Required: only the {@code dev} and {@code test} profiles have a local default.
+     */
+    @Pattern(regexp = "[A-Za-z0-9+/]{43}=", message = "must be base64 of exactly 32 bytes")
+    String secretEncryptionKey();
+
+    /** Where PostgreSQL is; the JDBC URL (Flyway) and the reactive URL are both built from it. */
+    Db db();
+
+    interface Db {
+
+        /** Host name of the PostgreSQL server ({@code ROUTE_DB_HOST}). */
+        @WithDefault("127.0.0.1")
+        String host();
+
+        /** Port of the PostgreSQL server ({@code ROUTE_DB_PORT}). */
+        @WithDefault("5432")
+        int port();
+
+        /** Database name ({@code ROUTE_DB_NAME}). */
+        @WithDefault("route_gateway")
+        String name();
+    }
+}
