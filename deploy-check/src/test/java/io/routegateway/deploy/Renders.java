@@ -47,12 +47,20 @@ final class Renders {
         return new ManifestRules(StrictManifestReader.read(render(valueSet)));
     }
 
-    /** The config keys of the three services, read from their sources now. */
+    /** The config keys of the three services, read from their sources once per JVM. */
     static Map<String, ServiceConfigKeys> services() {
-        Map<String, ServiceConfigKeys> services = new LinkedHashMap<>();
-        for (String service : RepoPaths.SERVICES) {
-            services.put(service, ServiceConfigKeys.scan(RepoPaths.service(service)));
+        return ServicesHolder.SERVICES;
+    }
+
+    private static final class ServicesHolder {
+        static final Map<String, ServiceConfigKeys> SERVICES = scanServices();
+
+        private static Map<String, ServiceConfigKeys> scanServices() {
+            Map<String, ServiceConfigKeys> services = new LinkedHashMap<>();
+            for (String service : RepoPaths.SERVICES) {
+                services.put(service, ServiceConfigKeys.scan(RepoPaths.service(service)));
+            }
+            return Map.copyOf(services);
         }
-        return services;
     }
 }

@@ -45,7 +45,8 @@ import org.w3c.dom.NodeList;
  *   <li>every key of {@code src/main/resources/application.properties} (profile prefixes removed);
  *   <li>every key of the {@code @ConfigMapping} interfaces under {@code src/main/java} (prefix, nested interfaces,
  *       kebab-case method names, {@code @WithName}, {@code @WithParentName}), and every
- *       {@code @ConfigProperty(name = ...)};
+ *       {@code @ConfigProperty(name = ...)}, of the service and of the repository modules it depends on (with
+ *       their {@code META-INF/microprofile-config.properties});
  *   <li>the standard Quarkus and Kafka keys of {@link #STANDARD_KEYS}, each accepted only when the service depends
  *       on an extension that reads it.
  * </ul>
@@ -121,11 +122,26 @@ final class ServiceConfigKeys {
         for (String name : properties.stringPropertyNames()) {
             keys.putIfAbsent(PROFILE_PREFIX.matcher(name).replaceFirst(""), "application.properties");
         }
-        Path javaSources = serviceDir.resolve("src/main/java");
-        if (Files.isDirectory(javaSources)) {
-            new MappingScanner(javaSources).scan().forEach(keys::putIfAbsent);
+        // The service and the modules of this repository it depends on (e.g. a shared library with the
+        // @ConfigMapping of the keys every service has): their mappings and microprofile-config.properties.
+        List<Path> modules = modulesOf(serviceDir);
+        List<Path> sourceRoots = new ArrayList<>();
+        Set<String> extensions = new TreeSet<>();
+        for (Path module : modules) {
+            Path sources = module.resolve("src/main/java");
+            if (Files.isDirectory(sources)) {
+                sourceRoots.add(sources);
+            }
+            Properties library =
+                    loadProperties(module.resolve("src/main/resources/META-INF/microprofile-config.properties"));
+            for (String name : library.stringPropertyNames()) {
+                keys.putIfAbsent(
+                        PROFILE_PREFIX.matcher(name).replaceFirst(""),
+                        module.getFileName() + "/META-INF/microprofile-config.properties");
+            }
+            extensions.addAll(dependencyArtifacts(module.resolve("pom.xml")));
         }
-        Set<String> extensions = dependencyArtifacts(serviceDir.resolve("pom.xml"));
+        new MappingScanner(serviceDir.getParent(), sourceRoots).scan().forEach(keys::putIfAbsent);
         for (StandardKey standard : STANDARD_KEYS) {
             if (standard.anyOfExtensions().isEmpty()
                     || standard.anyOfExtensions().stream().anyMatch(extensions::contains)) {
@@ -133,6 +149,32 @@ final class ServiceConfigKeys {
             }
         }
         return new ServiceConfigKeys(service, keys, extensions, properties);
+    }
+
+    /** The service directory followed by every module of the repository it depends on, transitively. */
+    static List<Path> modulesOf(Path serviceDir) {
+        Path repository = serviceDir.getParent();
+        List<Path> modules = new ArrayList<>();
+        List<Path> pending = new ArrayList<>(List.of(serviceDir));
+        while (!pending.isEmpty()) {
+            Path module = pending.remove(0);
+            if (modules.contains(module)) {
+                continue;
+            }
+            modules.add(module);
+            for (String artifact : dependencyArtifacts(module.resolve("pom.xml"))) {
+                Path candidate = repository.resolve(artifact);
+                if (Files.isRegularFile(candidate.resolve("pom.xml"))
+                        && artifact.equals(artifactId(candidate.resolve("pom.xml")))) {
+                    pending.add(candidate);
+                }
+            }
+        }
+        return modules;
+    }
+
+    private static String artifactId(Path pom) {
+        return text(parseXml(pom).getDocumentElement(), "artifactId");
     }
 
     String service() {
@@ -177,7 +219,8 @@ final class ServiceConfigKeys {
             }
         }
         return environmentVariable + " maps to no config key of " + service
-                + ": not in application.properties, no @ConfigMapping/@ConfigProperty under src/main/java, "
+                + ": not in application.properties, no @ConfigMapping/@ConfigProperty in its sources or the "
+                + "repository modules it depends on, "
                 + "not an allowed standard key";
     }
 
@@ -275,12 +318,14 @@ final class ServiceConfigKeys {
     /** Reads @ConfigMapping interfaces and @ConfigProperty names from Java sources. */
     static final class MappingScanner {
 
-        private final Path sources;
+        private final Path repository;
+        private final List<Path> sourceRoots;
         private final Map<String, ClassOrInterfaceDeclaration> interfaces = new HashMap<>();
         private final Map<String, String> keys = new LinkedHashMap<>();
 
-        MappingScanner(Path sources) {
-            this.sources = sources;
+        MappingScanner(Path repository, List<Path> sourceRoots) {
+            this.repository = repository;
+            this.sourceRoots = sourceRoots;
         }
 
         Map<String, String> scan() {
@@ -294,7 +339,7 @@ final class ServiceConfigKeys {
             }
             for (CompilationUnit unit : units) {
                 String file = unit.getStorage()
-                        .map(storage -> sources.relativize(storage.getPath()).toString())
+                        .map(storage -> repository.relativize(storage.getPath()).toString())
                         .orElse("?");
                 for (ClassOrInterfaceDeclaration type : unit.findAll(ClassOrInterfaceDeclaration.class)) {
                     type.getAnnotationByName("ConfigMapping")
@@ -315,17 +360,19 @@ final class ServiceConfigKeys {
             JavaParser parser = new JavaParser(
                     new ParserConfiguration().setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17));
             List<CompilationUnit> units = new ArrayList<>();
-            try (Stream<Path> files = Files.walk(sources)) {
-                for (Path file :
-                        files.filter(f -> f.toString().endsWith(".java")).toList()) {
-                    ParseResult<CompilationUnit> result = parser.parse(file);
-                    if (!result.isSuccessful() || result.getResult().isEmpty()) {
-                        throw new IllegalStateException("cannot parse " + file + ": " + result.getProblems());
+            for (Path sources : sourceRoots) {
+                try (Stream<Path> files = Files.walk(sources)) {
+                    for (Path file :
+                            files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                        ParseResult<CompilationUnit> result = parser.parse(file);
+                        if (!result.isSuccessful() || result.getResult().isEmpty()) {
+                            throw new IllegalStateException("cannot parse " + file + ": " + result.getProblems());
+                        }
+                        units.add(result.getResult().get());
                     }
-                    units.add(result.getResult().get());
+                } catch (IOException e) {
+                    throw new IllegalStateException("cannot read " + sources, e);
                 }
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot read " + sources, e);
             }
             return units;
         }

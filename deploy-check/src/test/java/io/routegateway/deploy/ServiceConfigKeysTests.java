@@ -42,6 +42,17 @@ class ServiceConfigKeysTests {
     }
 
     @Test
+    void readsTheRepositoryModulesTheServiceDependsOn() throws Exception {
+        ServiceConfigKeys demo = demo();
+
+        assertThat(demo.keys()).contains("route.secret-encryption-key", "demo.library.default");
+        assertThat(demo.keyFor("ROUTE_SECRET_ENCRYPTION_KEY"))
+                .hasValueSatisfying(
+                        key -> assertThat(key).contains("demo-common/src/main/java/demo/common/SharedConfig.java"));
+        assertThat(demo.extensions()).contains("quarkus-scheduler");
+    }
+
+    @Test
     void mapsEnvironmentVariablesToKeys() throws Exception {
         ServiceConfigKeys demo = demo();
 
