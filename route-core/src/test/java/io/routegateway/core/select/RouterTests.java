@@ -1,0 +1,497 @@
+package io.routegateway.core.select;
+
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
+
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.model.Protocol;
+import org.junit.jupiter.api.Test;
+
+import static io.routegateway.core.select.Fixtures.NOW;
+import static io.routegateway.core.select.Fixtures.cred;
+import static io.routegateway.core.select.Fixtures.group;
+import static io.routegateway.core.select.Fixtures.in;
+import static io.routegateway.core.select.Fixtures.key;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RouterTests {
+
+    private static final AccessKeySnapshot KEY = key("k").build();
+
+    private static RouteResult route(PoolView view, String model) {
+        return route(view, KEY, model, Set.of());
+    }
+
+    private static RouteResult route(PoolView view, AccessKeySnapshot key, String model, Set<String> tried) {
+        return Router.route(
+                view,
+                new RouteRequest(key, Protocol.OPENAI_CHAT, model, null),
+                tried,
+                null,
+                new SplittableRandom(7),
+                NOW,
+                false);
+    }
+
+    private static PoolView view(List<CredentialSnapshot> credentials, GroupSnapshot... groups) {
+        return PoolView.of(credentials, List.of(groups), List.of(KEY));
+    }
+
+    private static RouteResult.Selected selected(RouteResult result) {
+        assertThat(result).isInstanceOf(RouteResult.Selected.class);
+        return (RouteResult.Selected) result;
+    }
+
+    private static RouteResult.Refused refused(RouteResult result) {
+        assertThat(result).isInstanceOf(RouteResult.Refused.class);
+        return (RouteResult.Refused) result;
+    }
+
+    // ---- the five steps through the router -----------------------------------------------------
+
+    @Test
+    void specDefectExampleSelectsCoolingBViaTheFallback() {
+        PoolView view = view(
+                List.of(
+                        cred("A").serves("glm-5.3").build(),
+                        cred("B")
+                                .serves("gpt-5.6-sol")
+                                .modelCooling("gpt-5.6-sol", in(8))
+                                .build()),
+                group("g1").build());
+        RouteResult.Selected selected = selected(route(view, "gpt-5.6-sol"));
+        assertThat(selected.credential().credentialId()).isEqualTo("B");
+        assertThat(selected.fromCoolingFallback()).isTrue();
+        assertThat(selected.recoveryAt()).isEqualTo(in(8));
+        assertThat(selected.modelKey()).isEqualTo("gpt-5.6-sol");
+    }
+
+    @Test
+    void eachPoolStepHasItsOwnRefusal() {
+        GroupSnapshot g1 = group("g1").exposes("m").build();
+        assertThat(refused(route(view(List.of(), g1), "m")).code()).isEqualTo(ReasonCode.NO_CREDENTIALS);
+        assertThat(refused(route(view(List.of(cred("a").serves("m").disabled().build()), g1), "m"))
+                        .code())
+                .isEqualTo(ReasonCode.NO_ENABLED_CREDENTIALS);
+        assertThat(refused(route(view(List.of(cred("a").serves("x").build()), g1), "m"))
+                        .code())
+                .isEqualTo(ReasonCode.MODEL_UNMATCHED);
+        assertThat(refused(route(view(List.of(cred("a").serves("m").paused("m").build()), g1), "m"))
+                        .code())
+                .isEqualTo(ReasonCode.MODEL_UNAVAILABLE);
+        assertThat(refused(route(view(List.of(cred("a").serves("m").build()), g1), KEY, "m", Set.of("a")))
+                        .code())
+                .isEqualTo(ReasonCode.NO_AVAILABLE_CREDENTIAL);
+    }
+
+    @Test
+    void noEnabledCredentialsRefusalCarriesTheSpecMessageVerbatimAnd502() {
+        RouteResult.Refused refused = refused(route(
+                view(
+                        List.of(cred("a").serves("m").disabled().build()),
+                        group("g1").exposes("m").build()),
+                "m"));
+        assertThat(refused.message()).isEqualTo("No enabled route credentials in pool");
+        assertThat(refused.httpStatus()).isEqualTo(502);
+    }
+
+    @Test
+    void twoAccountsMappingTheSameModelToDifferentUpstreamNamesAreChargedUnderTheirOwnKeys() {
+        PoolView view = view(
+                List.of(
+                        cred("a").maps("sol", "up-a").paused("up-b").build(),
+                        cred("b")
+                                .maps("sol", "up-b")
+                                .paused("up-a")
+                                .manualWeight(1)
+                                .build()),
+                group("g1").build());
+        RouteResult.Selected first = selected(route(view, KEY, "sol", Set.of()));
+        RouteResult.Selected second =
+                selected(route(view, KEY, "sol", Set.of(first.credential().credentialId())));
+        assertThat(List.of(first, second))
+                .extracting(s -> s.credential().credentialId() + "->" + s.modelKey())
+                .containsExactlyInAnyOrder("a->up-a", "b->up-b");
+    }
+
+    @Test
+    void selectionNeverReturnsAnAlreadyTriedCredentialButCanFallBackToAnotherCoolingOne() {
+        PoolView view = view(
+                List.of(
+                        cred("a").serves("m").build(),
+                        cred("b").serves("m").accountCooling(in(30)).build()),
+                group("g1").build());
+        RouteResult.Selected selected = selected(route(view, KEY, "m", Set.of("a")));
+        assertThat(selected.credential().credentialId()).isEqualTo("b");
+        assertThat(selected.fromCoolingFallback()).isTrue();
+    }
+
+    @Test
+    void refusalCarriesEarliestRecoveryWhenTheTriedCredentialsAreCooling() {
+        PoolView view = view(
+                List.of(
+                        cred("a").serves("m").accountCooling(in(40)).build(),
+                        cred("b").serves("m").modelCooling("m", in(25)).build(),
+                        cred("c").serves("m").paused("m").build()),
+                group("g1").build());
+        RouteResult.Refused refused = refused(route(view, KEY, "m", Set.of("a", "b")));
+        assertThat(refused.code()).isEqualTo(ReasonCode.NO_AVAILABLE_CREDENTIAL);
+        assertThat(refused.earliestRecoveryAt()).isEqualTo(in(25));
+        RouteResult.Refused paused = refused(route(
+                view(
+                        List.of(cred("c").serves("m").paused("m").build()),
+                        group("g1").build()),
+                "m"));
+        assertThat(paused.earliestRecoveryAt()).isNull();
+    }
+
+    @Test
+    void archivedCredentialBelongsToNoGroup() {
+        PoolView view = view(
+                List.of(cred("a").serves("m").archived().build()),
+                group("g1").exposes("m").build());
+        assertThat(refused(route(view, "m")).code()).isEqualTo(ReasonCode.NO_CREDENTIALS);
+        assertThat(view.credential("a")).isPresent();
+    }
+
+    // ---- chooser ---------------------------------------------------------------------------
+
+    @Test
+    void lowestPriorityNumberTierIsUsedFirst() {
+        PoolView view = view(
+                List.of(
+                        cred("low").serves("m").priority(2).build(),
+                        cred("top1").serves("m").priority(0).build(),
+                        cred("top2").serves("m").priority(0).build(),
+                        cred("mid").serves("m").priority(1).build()),
+                group("g1").build());
+        RandomGenerator rng = new SplittableRandom(1);
+        for (int i = 0; i < 200; i++) {
+            RouteResult.Selected selected = selected(Router.route(
+                    view, new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", null), Set.of(), null, rng, NOW, false));
+            assertThat(selected.credential().credentialId()).isIn("top1", "top2");
+        }
+    }
+
+    @Test
+    void nextTierOnlyWhenTheLowerTierHasNothingEligible() {
+        PoolView view = view(
+                List.of(
+                        cred("top")
+                                .serves("m")
+                                .priority(0)
+                                .accountCooling(in(5))
+                                .build(),
+                        cred("mid").serves("m").priority(1).build(),
+                        cred("low").serves("m").priority(2).build()),
+                group("g1").build());
+        assertThat(selected(route(view, "m")).credential().credentialId()).isEqualTo("mid");
+        assertThat(selected(route(view, KEY, "m", Set.of("mid"))).credential().credentialId())
+                .isEqualTo("low");
+    }
+
+    @Test
+    void weightedRandomDistributionFollowsManualWeights() {
+        PoolView view = view(
+                List.of(
+                        cred("w10").serves("m").manualWeight(10).build(),
+                        cred("w30").serves("m").manualWeight(30).build(),
+                        cred("w60").serves("m").manualWeight(60).build()),
+                group("g1").build());
+        RandomGenerator rng = new SplittableRandom(42);
+        int[] counts = new int[3];
+        RouteRequest request = new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", null);
+        for (int i = 0; i < 10_000; i++) {
+            String id = selected(Router.route(view, request, Set.of(), null, rng, NOW, false))
+                    .credential()
+                    .credentialId();
+            counts[id.equals("w10") ? 0 : id.equals("w30") ? 1 : 2]++;
+        }
+        assertThat(counts[0]).isBetween(850, 1150);
+        assertThat(counts[1]).isBetween(2750, 3250);
+        assertThat(counts[2]).isBetween(5700, 6300);
+    }
+
+    @Test
+    void automaticWeightComesFromRecentSuccessesAndFailures() {
+        PoolView view = view(
+                        List.of(
+                                cred("good").serves("m").build(),
+                                cred("bad").serves("m").build()),
+                        group("g1").build())
+                .withStats(java.util.Map.of(
+                        "good", new CredentialStats(98, 0),
+                        "bad", new CredentialStats(0, 98)));
+        assertThat(view.effectiveWeight("good")).isEqualTo(99);
+        assertThat(view.effectiveWeight("bad")).isEqualTo(1);
+        RandomGenerator rng = new SplittableRandom(3);
+        int good = 0;
+        RouteRequest request = new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", null);
+        for (int i = 0; i < 5_000; i++) {
+            if (selected(Router.route(view, request, Set.of(), null, rng, NOW, false))
+                    .credential()
+                    .credentialId()
+                    .equals("good")) {
+                good++;
+            }
+        }
+        assertThat(good).isBetween(4850, 5000);
+    }
+
+    @Test
+    void singleEligibleCandidateDrawsNoRandomNumber() {
+        PoolView view = view(List.of(cred("a").serves("m").build()), group("g1").build());
+        RandomGenerator failing = () -> {
+            throw new AssertionError("no draw expected");
+        };
+        assertThat(selected(Router.route(
+                                view,
+                                new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", null),
+                                Set.of(),
+                                null,
+                                failing,
+                                NOW,
+                                false))
+                        .credential()
+                        .credentialId())
+                .isEqualTo("a");
+    }
+
+    // ---- affinity ----------------------------------------------------------------------------
+
+    private static final AffinityKey AFFINITY = Affinity.key("k", Protocol.OPENAI_CHAT, "You are a helpful bot");
+
+    private static RouteResult routeWithAffinity(PoolView view, AffinityTable table, Set<String> tried) {
+        return Router.route(
+                view,
+                new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", AFFINITY),
+                tried,
+                table,
+                new SplittableRandom(11),
+                NOW,
+                false);
+    }
+
+    @Test
+    void affinityHitPrefersTheRememberedCredentialEvenInAHigherTier() {
+        PoolView view = view(
+                List.of(
+                        cred("a").serves("m").priority(0).build(),
+                        cred("b").serves("m").priority(5).build()),
+                group("g1").affinity().build());
+        AffinityTable table = new AffinityTable();
+        table.remember(AFFINITY, "g1", "b", NOW.minusSeconds(5));
+        RouteResult.Selected selected = selected(routeWithAffinity(view, table, Set.of()));
+        assertThat(selected.credential().credentialId()).isEqualTo("b");
+        assertThat(selected.affinityHit()).isTrue();
+    }
+
+    @Test
+    void affinityIsSkippedWhenTheRememberedCredentialIsCoolingBlacklistedOrTried() {
+        AffinityTable table = new AffinityTable();
+        table.remember(AFFINITY, "g1", "b", NOW.minusSeconds(5));
+        for (CredentialSnapshot b : List.of(
+                cred("b").serves("m").accountCooling(in(10)).build(),
+                cred("b").serves("m").modelCooling("m", in(10)).build(),
+                cred("b")
+                        .serves("m")
+                        .status(io.routegateway.core.state.AccountStatus.ERROR)
+                        .build(),
+                cred("b").serves("m").paused("m").build())) {
+            PoolView view = view(
+                    List.of(cred("a").serves("m").build(), b),
+                    group("g1").affinity().build());
+            RouteResult.Selected selected = selected(routeWithAffinity(view, table, Set.of()));
+            assertThat(selected.credential().credentialId()).isEqualTo("a");
+            assertThat(selected.affinityHit()).isFalse();
+        }
+        PoolView healthy = view(
+                List.of(cred("a").serves("m").build(), cred("b").serves("m").build()),
+                group("g1").affinity().build());
+        assertThat(selected(routeWithAffinity(healthy, table, Set.of("b"))).affinityHit())
+                .isFalse();
+    }
+
+    @Test
+    void affinityIsIgnoredWhenTheGroupHasItDisabled() {
+        PoolView view = view(
+                List.of(
+                        cred("a").serves("m").priority(0).build(),
+                        cred("b").serves("m").priority(5).build()),
+                group("g1").build());
+        AffinityTable table = new AffinityTable();
+        table.remember(AFFINITY, "g1", "b", NOW);
+        RouteResult.Selected selected = selected(routeWithAffinity(view, table, Set.of()));
+        assertThat(selected.credential().credentialId()).isEqualTo("a");
+        RouteRequest request =
+                new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", Affinity.key("k", Protocol.GEMINI, "x"));
+        Router.rememberSuccess(table, request, selected, NOW);
+        assertThat(table.size()).isEqualTo(1);
+    }
+
+    @Test
+    void successIsRememberedAndThenPreferred() {
+        PoolView view = view(
+                List.of(
+                        cred("a").serves("m").manualWeight(1).build(),
+                        cred("b").serves("m").manualWeight(1).build(),
+                        cred("c").serves("m").manualWeight(1).build()),
+                group("g1").affinity().build());
+        AffinityTable table = new AffinityTable();
+        RouteRequest request = new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", AFFINITY);
+        RouteResult.Selected first = selected(routeWithAffinity(view, table, Set.of()));
+        assertThat(first.affinityHit()).isFalse();
+        Router.rememberSuccess(table, request, first, NOW);
+        for (int i = 0; i < 20; i++) {
+            RouteResult.Selected next = selected(
+                    Router.route(view, request, Set.of(), table, new SplittableRandom(i), NOW.plusSeconds(i), false));
+            assertThat(next.credential().credentialId())
+                    .isEqualTo(first.credential().credentialId());
+            assertThat(next.affinityHit()).isTrue();
+        }
+    }
+
+    @Test
+    void affinityGroupIsTriedFirst() {
+        AccessKeySnapshot key = key("k").groups("g1", "g2").build();
+        PoolView view = PoolView.of(
+                List.of(
+                        cred("a").serves("m").groups("g1").build(),
+                        cred("b").serves("m").groups("g2").build()),
+                List.of(group("g1").affinity().build(), group("g2").affinity().build()),
+                List.of(key));
+        AffinityTable table = new AffinityTable();
+        table.remember(AFFINITY, "g2", "b", NOW);
+        for (int seed = 0; seed < 20; seed++) {
+            RouteResult.Selected selected = selected(Router.route(
+                    view,
+                    new RouteRequest(key, Protocol.OPENAI_CHAT, "m", AFFINITY),
+                    Set.of(),
+                    table,
+                    new SplittableRandom(seed),
+                    NOW,
+                    false));
+            assertThat(selected.group().groupId()).isEqualTo("g2");
+            assertThat(selected.affinityHit()).isTrue();
+        }
+    }
+
+    // ---- view ------------------------------------------------------------------------------
+
+    @Test
+    void withReplacesOneCredentialsStateWithoutLosingTheIndex() {
+        PoolView view = view(
+                List.of(cred("a").serves("m").build(), cred("b").serves("m").build()),
+                group("g1").build());
+        assertThat(route(view, "m")).isInstanceOf(RouteResult.Selected.class);
+        PoolView cooled = view.with(
+                cred("a").serves("m").accountCooling(in(60)).version(2).build());
+        for (int i = 0; i < 20; i++) {
+            assertThat(selected(Router.route(
+                                    cooled,
+                                    new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", null),
+                                    Set.of(),
+                                    null,
+                                    new SplittableRandom(i),
+                                    NOW,
+                                    false))
+                            .credential()
+                            .credentialId())
+                    .isEqualTo("b");
+        }
+        PoolView disabled =
+                cooled.with(cred("b").serves("m").disabled().version(2).build());
+        RouteResult.Selected fallback = selected(route(disabled, "m"));
+        assertThat(fallback.credential().credentialId()).isEqualTo("a");
+        assertThat(fallback.fromCoolingFallback()).isTrue();
+        assertThat(route(view, "m")).isInstanceOf(RouteResult.Selected.class);
+    }
+
+    @Test
+    void withIfNewerIgnoresStaleVersionsAndWithoutCredentialRemoves() {
+        PoolView view = view(
+                List.of(cred("a").serves("m").version(5).build()),
+                group("g1").exposes("m").build());
+        assertThat(view.withIfNewer(cred("a").serves("m").disabled().version(5).build()))
+                .isSameAs(view);
+        assertThat(view.withIfNewer(cred("a").serves("m").disabled().version(6).build())
+                        .credential("a")
+                        .orElseThrow()
+                        .enabled())
+                .isFalse();
+        assertThat(refused(route(view.withoutCredential("a"), "m")).code()).isEqualTo(ReasonCode.NO_CREDENTIALS);
+    }
+
+    @Test
+    void authenticateFindsTheKeyByTheHashOfThePlaintext() {
+        PoolView view = view(List.of(), group("g1").build());
+        assertThat(view.authenticate(Fixtures.Key.plaintext("k"))).contains(KEY);
+        assertThat(view.authenticate("rk-k-secreT")).isEmpty();
+        assertThat(view.authenticate(null)).isEmpty();
+        assertThat(view.accessKeyByHash(KEY.keyHash().toUpperCase())).contains(KEY);
+        RouteResult.Refused refused = refused(Router.route(
+                view,
+                new RouteRequest(view.authenticate("nope").orElse(null), Protocol.OPENAI_CHAT, "m", null),
+                Set.of(),
+                null,
+                new SplittableRandom(1),
+                NOW,
+                false));
+        assertThat(refused.code()).isEqualTo(ReasonCode.INVALID_ACCESS_KEY);
+        assertThat(refused.httpStatus()).isEqualTo(401);
+    }
+
+    @Test
+    void routerAppliesTheAccessDecisionFirst() {
+        AccessKeySnapshot restricted = key("k").models("glm-*").build();
+        PoolView view = PoolView.of(
+                List.of(cred("a").serves("m").build()), List.of(group("g1").build()), List.of(restricted));
+        assertThat(refused(route(view, restricted, "m", Set.of())).code()).isEqualTo(ReasonCode.MODEL_FILTERED);
+        assertThat(refused(route(view, restricted, null, Set.of())).code())
+                .isEqualTo(ReasonCode.MODEL_REQUIRED_BY_FILTER);
+    }
+
+    // ---- models listing --------------------------------------------------------------------
+
+    @Test
+    void modelsListingIncludesPausedModelsAndCoolingAccounts() {
+        AccessKeySnapshot key = key("k").groups("g1", "g2", "g3").build();
+        PoolView view = PoolView.of(
+                List.of(
+                        cred("a")
+                                .serves("glm-5.3", "gpt-5.6-sol")
+                                .paused("gpt-5.6-sol")
+                                .groups("g1")
+                                .build(),
+                        cred("b")
+                                .maps("alias", "upstream")
+                                .maps("*", "fallback")
+                                .accountCooling(in(60))
+                                .groups("g1")
+                                .build(),
+                        cred("c").serves("hidden").disabled().groups("g1").build(),
+                        cred("d").serves("off").groups("g3").build()),
+                List.of(
+                        group("g1").build(),
+                        group("g2").exposes("exposed-only").build(),
+                        group("g3").disabled().build()),
+                List.of(key));
+        assertThat(view.modelsFor(key)).containsExactly("alias", "exposed-only", "glm-5.3", "gpt-5.6-sol");
+    }
+
+    @Test
+    void modelsListingHonoursTheKeysModelRestrictionAndOfficialBaselines() {
+        AccessKeySnapshot key = key("k").models("claude-opus*").build();
+        PoolView view = PoolView.of(
+                List.of(cred("o")
+                        .official(io.routegateway.core.model.Platform.CLAUDE)
+                        .build()),
+                List.of(group("g1").build()),
+                List.of(key));
+        assertThat(view.modelsFor(key)).containsExactly("claude-opus-4-1", "claude-opus-4-5");
+    }
+}
