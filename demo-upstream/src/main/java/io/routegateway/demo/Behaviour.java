@@ -1,0 +1,42 @@
+package io.routegateway.demo;
+
+import java.util.Locale;
+
+/**
+ * How one demo account answers, switchable at run time through the control API.
+ *
+ * @param mode what to do
+ * @param status the HTTP status for {@link Mode#STATUS} (e.g. 429, 500, 401)
+ * @param model only requests for this upstream model misbehave; null = every model
+ * @param delayMs added latency before answering (0 = none)
+ * @param cutAfterFrames for {@link Mode#STREAM_CUT}: data frames sent before the connection is cut
+ *     (0 = cut before the first chunk)
+ */
+public record Behaviour(Mode mode, int status, String model, long delayMs, int cutAfterFrames) {
+
+    public static final Behaviour HEALTHY = new Behaviour(Mode.HEALTHY, 200, null, 0, 0);
+
+    public enum Mode {
+        /** A normal, complete answer. */
+        HEALTHY,
+        /** The configured status with an error body (429 rate limit, 5xx, 401/403 ...). */
+        STATUS,
+        /** HTTP 200 whose body is an error envelope (a semantic failure). */
+        ERROR_BODY,
+        /** HTTP 200 with a quota-exhausted error (the account must flip to error). */
+        QUOTA,
+        /** Accept the request and never send a byte (the gateway's read-gap timeout fires). */
+        STALL,
+        /** Stream some frames, then cut the connection without a terminal event. */
+        STREAM_CUT;
+
+        public static Mode parse(String value) {
+            return valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        }
+    }
+
+    /** Whether this behaviour applies to a request for {@code upstreamModel}. */
+    public boolean appliesTo(String upstreamModel) {
+        return model == null || model.equals(upstreamModel);
+    }
+}
