@@ -1,0 +1,59 @@
+package io.routegateway.common.upstream;
+
+import java.util.function.BiConsumer;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+
+/**
+ * Reads a whole response body under the read-gap ceiling, handing over the body and the transport
+ * error (null when it was read to the end) exactly once. Runs on the exchange's Vert.x context.
+ */
+final class BufferedBody {
+
+    private final HttpClientRequest request;
+    private final UpstreamTimeouts timeouts;
+    private final BiConsumer<Buffer, String> onDone;
+    private final Buffer body = Buffer.buffer();
+    private final ReadGapWatch watch;
+    private boolean done;
+
+    private BufferedBody(
+            Vertx vertx, HttpClientRequest request, UpstreamTimeouts timeouts, BiConsumer<Buffer, String> onDone) {
+        this.request = request;
+        this.timeouts = timeouts;
+        this.onDone = onDone;
+        this.watch = new ReadGapWatch(vertx, timeouts.readGap().toMillis(), this::stalled);
+    }
+
+    static void read(
+            Vertx vertx,
+            HttpClientRequest request,
+            HttpClientResponse response,
+            UpstreamTimeouts timeouts,
+            BiConsumer<Buffer, String> onDone) {
+        BufferedBody reader = new BufferedBody(vertx, request, timeouts, onDone);
+        response.handler(chunk -> {
+            reader.watch.touch();
+            reader.body.appendBuffer(chunk);
+        });
+        response.endHandler(ignored -> reader.finish(null));
+        response.exceptionHandler(failure -> reader.finish(UpstreamClient.describe(failure, timeouts, true, null)));
+    }
+
+    private void stalled() {
+        finish(timeouts.readGapTimeoutMessage());
+        request.reset();
+    }
+
+    private void finish(String transportError) {
+        if (done) {
+            return;
+        }
+        done = true;
+        watch.stop();
+        onDone.accept(body, transportError);
+    }
+}

@@ -1,0 +1,284 @@
+package io.routegateway.common.upstream;
+
+import java.net.ConnectException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+
+import io.routegateway.core.failure.OutcomeClassifier;
+import io.routegateway.core.failure.StreamCompletion;
+import io.routegateway.core.failure.UpstreamOutcome;
+import io.routegateway.core.upstream.UpstreamRequest;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+
+/**
+ * The one outbound HTTP client for upstream LLM APIs, shared by gateway forwarding and recovery
+ * model tests: pooled keep-alive connections, HTTP/2 over TLS when the upstream offers it (ALPN,
+ * falling back to HTTP/1.1), HTTP/1.1 over cleartext.
+ *
+ * <p>Each call carries its own {@link UpstreamTimeouts}: a connect timeout and a read-gap timeout
+ * (the longest silence between two reads, reset by every byte); there is no total deadline. A
+ * timeout, a refused connection or a broken body never fails the returned {@link Uni}: it becomes
+ * the {@code transportError} of the outcome, whose message names which ceiling fired and its
+ * setting. Every response is classified with {@link OutcomeClassifier}, the single classification.
+ *
+ * <p>Callbacks run on the caller's Vert.x context when there is one (the gateway's event loop),
+ * otherwise on an event loop of the client. Request headers (credentials included) are never logged.
+ */
+@Singleton
+public class UpstreamClient {
+
+    /** HTTP/1.1 connections kept per upstream host (each carries one request at a time). */
+    public static final int HTTP1_CONNECTIONS_PER_HOST = 1024;
+    /** HTTP/2 connections per upstream host (each multiplexes many requests). */
+    public static final int HTTP2_CONNECTIONS_PER_HOST = 8;
+    /** Idle pooled connections are closed after this many seconds. */
+    public static final int KEEP_ALIVE_SECONDS = 60;
+
+    private final Vertx vertx;
+    private final HttpClient cleartext;
+    private final HttpClient tls;
+
+    UpstreamClient(Vertx vertx) {
+        this.vertx = vertx;
+        PoolOptions pool = new PoolOptions()
+                .setHttp1MaxSize(HTTP1_CONNECTIONS_PER_HOST)
+                .setHttp2MaxSize(HTTP2_CONNECTIONS_PER_HOST);
+        this.cleartext = vertx.createHttpClient(baseOptions().setProtocolVersion(HttpVersion.HTTP_1_1), pool);
+        this.tls = vertx.createHttpClient(
+                baseOptions()
+                        .setSsl(true)
+                        .setUseAlpn(true)
+                        .setProtocolVersion(HttpVersion.HTTP_2)
+                        .setHttp2KeepAliveTimeout(KEEP_ALIVE_SECONDS),
+                pool);
+    }
+
+    private static HttpClientOptions baseOptions() {
+        return new HttpClientOptions()
+                .setKeepAlive(true)
+                .setKeepAliveTimeout(KEEP_ALIVE_SECONDS)
+                .setTcpNoDelay(true)
+                .setVerifyHost(true)
+                .setDecompressionSupported(false);
+    }
+
+    @PreDestroy
+    void close() {
+        cleartext.close();
+        tls.close();
+    }
+
+    /**
+     * Sends the request and reads the whole response body: the buffered path, and model tests.
+     *
+     * @param modelTest classify as a model connectivity test ({@code model_test_status} / {@code
+     *     model_test} labels) rather than forwarding
+     */
+    public Uni<UpstreamResponse.Complete> exchange(
+            UpstreamRequest request, UpstreamTimeouts timeouts, boolean modelTest) {
+        return Uni.createFrom().emitter(emitter -> send(request, timeouts, modelTest, false, emitter));
+    }
+
+    /**
+     * Sends the request for streaming passthrough. A non-2xx response is read whole (its body
+     * decides retry classification) and comes back {@link UpstreamResponse.Complete}, as does an
+     * exchange that breaks or ends before the first body byte; a 2xx response with a body comes back
+     * {@link UpstreamResponse.Streaming} as soon as its first chunk has arrived, paused.
+     */
+    public Uni<UpstreamResponse> open(UpstreamRequest request, UpstreamTimeouts timeouts) {
+        return Uni.createFrom().emitter(emitter -> send(request, timeouts, false, true, emitter));
+    }
+
+    private <T extends UpstreamResponse> void send(
+            UpstreamRequest request,
+            UpstreamTimeouts timeouts,
+            boolean modelTest,
+            boolean streaming,
+            UniEmitter<? super T> emitter) {
+        Exchange<T> exchange = new Exchange<>(emitter);
+        emitter.onTermination(exchange::abandonIfPending);
+        RequestOptions options;
+        try {
+            options = options(request, timeouts);
+        } catch (IllegalArgumentException e) {
+            exchange.complete(failed("invalid upstream URL: " + e.getMessage(), modelTest));
+            return;
+        }
+        String server = options.getHost() + ":" + options.getPort();
+        long began = System.nanoTime();
+        HttpClient client = Boolean.TRUE.equals(options.isSsl()) ? tls : cleartext;
+        client.request(options).onComplete(connected -> {
+            if (connected.failed()) {
+                exchange.complete(failed(describe(connected.cause(), timeouts, false, server), modelTest));
+                return;
+            }
+            HttpClientRequest outbound = connected.result();
+            if (!exchange.connected(outbound)) {
+                return;
+            }
+            outbound.send(Buffer.buffer(request.body())).onComplete(headed -> {
+                if (headed.failed()) {
+                    exchange.complete(failed(describe(headed.cause(), timeouts, true, server), modelTest));
+                    return;
+                }
+                HttpClientResponse response = headed.result();
+                long headNanos = System.nanoTime() - began;
+                int status = response.statusCode();
+                if (streaming && status >= 200 && status <= 299) {
+                    UpstreamStream stream =
+                            new UpstreamStream(vertx, outbound, response, timeouts, modelTest, headNanos);
+                    stream.attach(
+                            first -> exchange.complete(new UpstreamResponse.Streaming(first)),
+                            outcome -> exchange.complete(
+                                    complete(status, response.headers(), Buffer.buffer(), outcome, headNanos)));
+                    return;
+                }
+                BufferedBody.read(vertx, outbound, response, timeouts, (body, error) -> {
+                    String text = body.toString(StandardCharsets.UTF_8);
+                    exchange.complete(complete(
+                            status,
+                            response.headers(),
+                            body,
+                            outcome(request, response, status, text, error, modelTest),
+                            headNanos));
+                });
+            });
+        });
+    }
+
+    /**
+     * One exchange's link to its subscriber: a subscriber that goes away before the result (the
+     * client disconnected) resets the upstream request so it does not keep the upstream busy.
+     */
+    private static final class Exchange<T> {
+
+        private final UniEmitter<? super T> emitter;
+        private volatile HttpClientRequest outbound;
+        private volatile boolean done;
+
+        Exchange(UniEmitter<? super T> emitter) {
+            this.emitter = emitter;
+        }
+
+        /** False when the subscriber already went away; the request is then reset. */
+        boolean connected(HttpClientRequest request) {
+            outbound = request;
+            if (done) {
+                request.reset();
+                return false;
+            }
+            return true;
+        }
+
+        @SuppressWarnings("unchecked")
+        void complete(UpstreamResponse response) {
+            if (!done) {
+                done = true;
+                emitter.complete((T) response);
+            }
+        }
+
+        void abandonIfPending() {
+            if (!done) {
+                done = true;
+                HttpClientRequest request = outbound;
+                if (request != null) {
+                    request.reset();
+                }
+            }
+        }
+    }
+
+    private static RequestOptions options(UpstreamRequest request, UpstreamTimeouts timeouts) {
+        URI uri = URI.create(request.url());
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new IllegalArgumentException("scheme must be http or https");
+        }
+        if (uri.getHost() == null) {
+            throw new IllegalArgumentException("no host");
+        }
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        for (Map.Entry<String, String> header : request.headers()) {
+            headers.add(header.getKey(), header.getValue());
+        }
+        return new RequestOptions()
+                .setMethod(HttpMethod.valueOf(request.method()))
+                .setAbsoluteURI(request.url())
+                .setHeaders(headers)
+                .setConnectTimeout(timeouts.connect().toMillis())
+                .setIdleTimeout(timeouts.readGap().toMillis());
+    }
+
+    private static UpstreamOutcome outcome(
+            UpstreamRequest request,
+            HttpClientResponse response,
+            int status,
+            String text,
+            String transportError,
+            boolean modelTest) {
+        String contentType = response.getHeader("content-type");
+        boolean sse = request.stream()
+                || (contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream"));
+        return new UpstreamOutcome(
+                status, transportError, text, sse, sse && StreamCompletion.hasTerminalMarker(text), modelTest);
+    }
+
+    private static UpstreamResponse.Complete failed(String transportError, boolean modelTest) {
+        UpstreamOutcome outcome = UpstreamOutcome.transportFailure(transportError, modelTest);
+        return new UpstreamResponse.Complete(
+                null,
+                MultiMap.caseInsensitiveMultiMap(),
+                Buffer.buffer(),
+                outcome,
+                OutcomeClassifier.classify(outcome),
+                -1);
+    }
+
+    private static UpstreamResponse.Complete complete(
+            int status, MultiMap headers, Buffer body, UpstreamOutcome outcome, long headNanos) {
+        return new UpstreamResponse.Complete(
+                status, headers, body, outcome, OutcomeClassifier.classify(outcome), headNanos);
+    }
+
+    /**
+     * The transport error text: which ceiling fired and its setting, or what broke the connection.
+     * Never contains request headers.
+     *
+     * @param connected whether a connection had been obtained (a timeout is then the read gap)
+     */
+    static String describe(Throwable failure, UpstreamTimeouts timeouts, boolean connected, String server) {
+        if (failure instanceof TimeoutException) {
+            return connected ? timeouts.readGapTimeoutMessage() : timeouts.connectTimeoutMessage(server);
+        }
+        if (failure instanceof ConnectException) {
+            String detail = failure.getMessage() == null ? "" : ": " + failure.getMessage();
+            return "connection failed" + detail;
+        }
+        if (failure instanceof HttpClosedException) {
+            return "connection closed by the upstream before the response was complete";
+        }
+        String message = failure.getMessage();
+        String name = failure.getClass().getSimpleName();
+        return message == null || message.isBlank() ? name : name + ": " + message;
+    }
+}

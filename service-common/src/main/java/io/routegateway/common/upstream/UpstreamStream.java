@@ -1,0 +1,193 @@
+package io.routegateway.common.upstream;
+
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+
+import io.routegateway.core.failure.StreamCompletion;
+import io.routegateway.core.failure.UpstreamOutcome;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+
+/**
+ * A 2xx upstream stream whose first chunk has arrived, held paused until the caller commits to
+ * passing it through ({@link #start}) or fails over ({@link #cancel}). Every chunk, the first
+ * included, is fed to the same {@link StreamCompletion} scan the buffered path uses, so both paths
+ * reach the same verdict on truncation. The read-gap timeout keeps running between chunks (but
+ * not while the caller has paused reading).
+ *
+ * <p>Not thread-safe: every method must run on the Vert.x context the exchange was started on (the
+ * caller's event loop), where all upstream callbacks arrive too.
+ */
+public final class UpstreamStream {
+
+    private final HttpClientRequest request;
+    private final HttpClientResponse response;
+    private final UpstreamTimeouts timeouts;
+    private final boolean modelTest;
+    private final long headNanos;
+    private final KeptText kept = new KeptText();
+    private final ReadGapWatch watch;
+
+    private Buffer firstChunk;
+    private String firstChunkText;
+    private StreamCompletion.Scan scan = StreamCompletion.scan();
+    private Consumer<Buffer> chunkHandler;
+    private Consumer<UpstreamOutcome> endHandler;
+    private Consumer<UpstreamOutcome> endBeforeFirstChunk;
+    private String earlyError;
+    private boolean endedBeforeStart;
+    private boolean finished;
+
+    UpstreamStream(
+            Vertx vertx,
+            HttpClientRequest request,
+            HttpClientResponse response,
+            UpstreamTimeouts timeouts,
+            boolean modelTest,
+            long headNanos) {
+        this.request = request;
+        this.response = response;
+        this.timeouts = timeouts;
+        this.modelTest = modelTest;
+        this.headNanos = headNanos;
+        this.watch = new ReadGapWatch(vertx, timeouts.readGap().toMillis(), this::stalled);
+    }
+
+    public int status() {
+        return response.statusCode();
+    }
+
+    public MultiMap headers() {
+        return response.headers();
+    }
+
+    /** The first non-empty body chunk, never null. */
+    public Buffer firstChunk() {
+        return firstChunk;
+    }
+
+    /** The first chunk as UTF-8 text (a multi-byte character split at its end is replaced). */
+    public String firstChunkText() {
+        return firstChunkText;
+    }
+
+    /** Span from sending the request to the response head. */
+    public long headNanos() {
+        return headNanos;
+    }
+
+    /** Whether a terminal marker has been seen so far. */
+    public boolean terminalMarkerSeen() {
+        return scan.completed();
+    }
+
+    /**
+     * Lets the rest of the stream flow: {@code onChunk} gets every chunk after the first one, then
+     * {@code onEnd} gets the final outcome exactly once (normal end, transport error, or read-gap
+     * timeout), unless {@link #cancel} was called first.
+     */
+    public void start(Consumer<Buffer> onChunk, Consumer<UpstreamOutcome> onEnd) {
+        this.chunkHandler = onChunk;
+        this.endHandler = onEnd;
+        if (finished) {
+            return;
+        }
+        if (earlyError != null || endedBeforeStart) {
+            finish(earlyError);
+            return;
+        }
+        watch.resume();
+        response.resume();
+    }
+
+    /** Stops reading from the upstream (backpressure from a slow client); the read gap stops too. */
+    public void pause() {
+        if (!finished) {
+            watch.suspend();
+            response.pause();
+        }
+    }
+
+    public void resume() {
+        if (!finished && chunkHandler != null) {
+            watch.resume();
+            response.resume();
+        }
+    }
+
+    /**
+     * Abandons the exchange (fail over before committing, or the client went away): the upstream
+     * request is reset and no handler is called any more.
+     */
+    public void cancel() {
+        if (!finished) {
+            finished = true;
+            watch.stop();
+            request.reset();
+        }
+    }
+
+    /** Wires the response; called once the head has arrived. */
+    void attach(Consumer<UpstreamStream> onFirstChunk, Consumer<UpstreamOutcome> onEndBeforeFirstChunk) {
+        this.endBeforeFirstChunk = onEndBeforeFirstChunk;
+        response.handler(chunk -> {
+            if (finished || chunk.length() == 0) {
+                return;
+            }
+            watch.touch();
+            String text = chunk.toString(StandardCharsets.UTF_8);
+            scan = scan.feed(text);
+            kept.append(text);
+            if (firstChunk == null) {
+                firstChunk = chunk;
+                firstChunkText = text;
+                response.pause();
+                watch.suspend();
+                onFirstChunk.accept(this);
+                return;
+            }
+            chunkHandler.accept(chunk);
+        });
+        response.endHandler(ignored -> {
+            if (firstChunk != null && chunkHandler == null) {
+                endedBeforeStart = true;
+                return;
+            }
+            finish(null);
+        });
+        response.exceptionHandler(failure -> fail(UpstreamClient.describe(failure, timeouts, true, null)));
+    }
+
+    private void stalled() {
+        fail(timeouts.readGapTimeoutMessage());
+        request.reset();
+    }
+
+    private void fail(String message) {
+        if (firstChunk != null && chunkHandler == null) {
+            if (earlyError == null) {
+                earlyError = message;
+            }
+            return;
+        }
+        finish(message);
+    }
+
+    private void finish(String transportError) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        watch.stop();
+        UpstreamOutcome outcome = UpstreamOutcome.passthroughStream(
+                response.statusCode(), kept.text(), scan.completed(), transportError, modelTest);
+        if (firstChunk == null) {
+            endBeforeFirstChunk.accept(outcome);
+        } else {
+            endHandler.accept(outcome);
+        }
+    }
+}
