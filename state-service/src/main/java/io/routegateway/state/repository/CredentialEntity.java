@@ -1,0 +1,112 @@
+package io.routegateway.state.repository;
+
+import java.time.Instant;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import org.hibernate.annotations.DynamicUpdate;
+
+/**
+ * A row of {@code route_credentials}: one upstream account, its configuration and its account-level
+ * failure state. {@link DynamicUpdate} makes an applied event write only the columns it changed.
+ */
+@Entity
+@Table(name = "route_credentials")
+@DynamicUpdate
+public class CredentialEntity extends PanacheEntityBase {
+
+    @Id
+    public String id;
+
+    @Column(nullable = false)
+    public String name;
+
+    /** {@code Platform.wire()}. */
+    @Column(nullable = false)
+    public String platform;
+
+    /** {@code CredentialKind.wire()}. */
+    @Column(nullable = false)
+    public String kind;
+
+    @Column(name = "base_url", nullable = false)
+    public String baseUrl;
+
+    /** SecretBox-sealed, bound to {@link #id}; never the clear-text secret. */
+    @Column(name = "encrypted_secret", nullable = false)
+    public String encryptedSecret;
+
+    /** {@code model_mappings}, {@code failure_policy}, {@code recovery}. */
+    @Column(name = "config_json", nullable = false)
+    public String configJson = "{}";
+
+    /** {@code AccountStatus.wire()}. */
+    @Column(nullable = false)
+    public String status = "ok";
+
+    @Column(nullable = false)
+    public boolean enabled = true;
+
+    @Column(nullable = false)
+    public boolean archived;
+
+    @Column(name = "in_pool", nullable = false)
+    public boolean inPool = true;
+
+    @Column(nullable = false)
+    public int priority;
+
+    /** {@code WeightMode.wire()}. */
+    @Column(name = "weight_mode", nullable = false)
+    public String weightMode = "auto";
+
+    @Column(nullable = false)
+    public int weight = 50;
+
+    /** Null = unlimited. */
+    @Column(name = "quota_remaining")
+    public Long quotaRemaining;
+
+    @Column(name = "transient_failure_count", nullable = false)
+    public int transientFailureCount;
+
+    @Convert(converter = InstantText.class)
+    @Column(name = "next_retry_at")
+    public Instant nextRetryAt;
+
+    @Convert(converter = InstantText.class)
+    @Column(name = "cooldown_until")
+    public Instant cooldownUntil;
+
+    @Column(name = "last_failure_kind")
+    public String lastFailureKind;
+
+    @Column(name = "last_failure_message")
+    public String lastFailureMessage;
+
+    @Column(name = "last_failure_response_json")
+    public String lastFailureResponseJson;
+
+    @Column(name = "semantic_failure_streak_count", nullable = false)
+    public int semanticFailureStreakCount;
+
+    @Column(name = "semantic_failure_streak_fingerprint")
+    public String semanticFailureStreakFingerprint;
+
+    /** Bumped on every change; the version of the published {@code CredentialSnapshot}. */
+    @Column(name = "state_version", nullable = false)
+    public long stateVersion;
+
+    @Convert(converter = InstantText.class)
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @Convert(converter = InstantText.class)
+    @Column(name = "updated_at", nullable = false)
+    public Instant updatedAt;
+}

@@ -1,0 +1,26 @@
+package io.routegateway.state.repository;
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.smallrye.mutiny.Uni;
+
+/** {@code route_group_credentials}: group pools. */
+@ApplicationScoped
+public class GroupCredentialRepository
+        implements PanacheRepositoryBase<GroupCredentialEntity, GroupCredentialEntity.Key> {
+
+    /** The groups whose pool holds the credential, by group id. */
+    public Uni<List<String>> groupIdsOf(String credentialId) {
+        return list("credentialId = ?1 order by groupId", credentialId)
+                .map(rows -> rows.stream().map(row -> row.groupId).toList());
+    }
+
+    /** The credentials in a group's pool, by credential id. */
+    public Uni<List<String>> credentialIdsOf(String groupId) {
+        return list("groupId = ?1 order by credentialId", groupId)
+                .map(rows -> rows.stream().map(row -> row.credentialId).toList());
+    }
+}

@@ -1,0 +1,23 @@
+package io.routegateway.state.repository;
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.quarkus.panache.common.Sort;
+import io.smallrye.mutiny.Uni;
+
+/** {@code state_outbox}. */
+@ApplicationScoped
+public class OutboxRepository implements PanacheRepositoryBase<OutboxEntity, Long> {
+
+    /** The oldest {@code limit} rows, in id (= commit order per key) order. */
+    public Uni<List<OutboxEntity>> oldest(int limit) {
+        return findAll(Sort.by("id")).page(0, limit).list();
+    }
+
+    public Uni<Long> deleteByIds(List<Long> ids) {
+        return ids.isEmpty() ? Uni.createFrom().item(0L) : delete("id in ?1", ids);
+    }
+}
