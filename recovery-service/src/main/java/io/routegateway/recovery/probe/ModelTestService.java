@@ -1,0 +1,172 @@
+package io.routegateway.recovery.probe;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.routegateway.common.upstream.UpstreamClient;
+import io.routegateway.common.upstream.UpstreamResponse;
+import io.routegateway.common.upstream.UpstreamTimeouts;
+import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.recovery.ModelTestOutcome;
+import io.routegateway.core.upstream.UpstreamRequest;
+import io.routegateway.core.upstream.UpstreamRequests;
+import io.routegateway.recovery.config.RecoveryServiceConfig;
+import io.routegateway.recovery.publish.EventPublisher;
+import io.routegateway.recovery.repository.CredentialRecord;
+import io.smallrye.mutiny.Uni;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs one model connectivity test against one account — the smallest real generation request,
+ * built, sent and classified exactly as forwarding does — and publishes what it means: the outcome
+ * event on {@code route.outcomes} and a probe usage record on {@code route.usage}. Used by the
+ * healthcheck mode and by the test API alike; both are explicit tests against a single account.
+ */
+@ApplicationScoped
+public class ModelTestService {
+
+    /** Why a test ran, as the {@code trigger} tag of the test metrics. */
+    public enum Trigger {
+        HEALTHCHECK,
+        MANUAL;
+
+        String tag() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private static final Logger LOG = Logger.getLogger(ModelTestService.class);
+
+    private final UpstreamClient upstream;
+    private final SecretBox secrets;
+    private final EventPublisher publisher;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private final UpstreamTimeouts timeouts;
+
+    ModelTestService(
+            UpstreamClient upstream,
+            SecretBox secrets,
+            EventPublisher publisher,
+            Clock clock,
+            MeterRegistry meters,
+            RecoveryServiceConfig config) {
+        this.upstream = upstream;
+        this.secrets = secrets;
+        this.publisher = publisher;
+        this.clock = clock;
+        this.meters = meters;
+        this.timeouts = UpstreamTimeouts.of(
+                config.upstream().connectTimeout(), config.upstream().readGapTimeout(), "recovery.upstream");
+    }
+
+    /**
+     * Tests the account now (paused and revoked accounts included: an explicit test is how a user
+     * finds out whether they came back) and publishes the outcome before answering.
+     *
+     * @param requestedModel the requested model name, null for the account's default model
+     * @return a failed Uni with {@link TestRejectedException} when the account does not serve the
+     *     model, {@link SecretUnreadableException} when its secret does not open; nothing is sent or
+     *     published then
+     */
+    public Uni<ModelTestReport> test(CredentialRecord credential, String requestedModel, Trigger trigger) {
+        TestTarget target;
+        UpstreamRequest request;
+        try {
+            target = TestTarget.resolve(credential, requestedModel);
+            request = UpstreamRequests.modelTest(
+                    credential.platform(),
+                    credential.kind(),
+                    credential.baseUrl(),
+                    openSecret(credential),
+                    target.upstreamModel());
+        } catch (RuntimeException e) {
+            return Uni.createFrom().failure(e);
+        }
+        long started = System.nanoTime();
+        return upstream.exchange(request, timeouts, true).chain(response -> {
+            long latencyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            return publish(credential, target, response, latencyMs, trigger);
+        });
+    }
+
+    private Uni<ModelTestReport> publish(
+            CredentialRecord credential,
+            TestTarget target,
+            UpstreamResponse.Complete response,
+            long latencyMs,
+            Trigger trigger) {
+        Instant now = clock.instant();
+        ModelTestOutcome outcome = ModelTestOutcome.of(
+                response.verdict(),
+                response.status(),
+                credential.id(),
+                target.modelKey(),
+                true,
+                UUID.randomUUID(),
+                now);
+        RequestCompleted usage = new RequestCompleted(
+                UUID.randomUUID(),
+                now,
+                UpstreamRequests.testProtocol(credential.platform()),
+                null,
+                null,
+                credential.id(),
+                target.requestedModel(),
+                target.modelKey(),
+                1,
+                response.status() == null ? 0 : response.status(),
+                null,
+                latencyMs,
+                null,
+                null,
+                null,
+                false,
+                false,
+                outcome.success(),
+                true);
+        ModelTestReport report = new ModelTestReport(
+                outcome.success(),
+                response.status(),
+                latencyMs,
+                outcome.kindLabel(),
+                outcome.message(),
+                target.requestedModel());
+        meters.counter(
+                        "recovery.model.tests",
+                        "trigger",
+                        trigger.tag(),
+                        "result",
+                        outcome.success()
+                                ? "success"
+                                : outcome.outcomeEvent().isPresent() ? "failure" : "not_a_failure")
+                .increment();
+        LOG.infof(
+                "Model test (%s) of credential %s, model %s: success=%s status=%s kind=%s",
+                trigger.tag(),
+                credential.id(),
+                target.requestedModel(),
+                outcome.success(),
+                response.status(),
+                outcome.kindLabel());
+        Uni<Void> outcomeSent = outcome.outcomeEvent()
+                .map(publisher::outcome)
+                .orElseGet(() -> Uni.createFrom().voidItem());
+        return outcomeSent.chain(() -> publisher.usage(usage)).replaceWith(report);
+    }
+
+    private String openSecret(CredentialRecord credential) {
+        try {
+            return secrets.open(credential.id(), credential.encryptedSecret());
+        } catch (IllegalArgumentException e) {
+            throw new SecretUnreadableException(credential.id());
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.routegateway.recovery.probe;
+
+import io.routegateway.core.model.ModelKeys;
+import io.routegateway.recovery.repository.CredentialRecord;
+
+/**
+ * What a model test asks for: the requested name, the name sent upstream and the model key the
+ * outcome is charged under, resolved with the same rules as forwarding.
+ */
+record TestTarget(String requestedModel, String upstreamModel, String modelKey) {
+
+    static final String MODEL_REQUIRED = "validation.test_model_required";
+    static final String MODEL_NOT_MAPPED = "validation.test_model_not_mapped";
+
+    /**
+     * @param requestedModel the model to test, null or blank for the credential's default (the first
+     *     non-fallback mapping, or the platform's first baseline model)
+     * @throws TestRejectedException when the credential does not serve the model, or has no default
+     */
+    static TestTarget resolve(CredentialRecord credential, String requestedModel) {
+        String requested = requestedModel == null || requestedModel.isBlank() ? null : requestedModel.strip();
+        if (requested == null) {
+            requested = ModelKeys.firstNonFallbackModel(
+                            credential.platform(), credential.kind(), credential.modelMappings())
+                    .orElseThrow(() -> new TestRejectedException(
+                            MODEL_REQUIRED, "credential " + credential.id() + " has no default model: name one"));
+        }
+        String name = requested;
+        String upstream = ModelKeys.upstreamModel(credential.kind(), credential.modelMappings(), name)
+                .orElseThrow(() -> new TestRejectedException(
+                        MODEL_NOT_MAPPED, "credential " + credential.id() + " does not map model '" + name + "'"));
+        return new TestTarget(name, upstream, ModelKeys.stripOneM(upstream));
+    }
+}

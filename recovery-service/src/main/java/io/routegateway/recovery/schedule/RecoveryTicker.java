@@ -1,0 +1,211 @@
+package io.routegateway.recovery.schedule;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.scheduler.Scheduled;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.recovery.RecoveryAction;
+import io.routegateway.core.recovery.RecoveryConfig;
+import io.routegateway.core.recovery.RecoveryDecisions;
+import io.routegateway.core.recovery.RecoveryMode;
+import io.routegateway.core.state.CredentialHealth;
+import io.routegateway.core.state.ModelState;
+import io.routegateway.recovery.config.RecoveryServiceConfig;
+import io.routegateway.recovery.probe.ModelTestService;
+import io.routegateway.recovery.publish.EventPublisher;
+import io.routegateway.recovery.repository.CredentialRecord;
+import io.routegateway.recovery.repository.CredentialRepository;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import org.jboss.logging.Logger;
+
+/**
+ * The recovery ticker: every {@code recovery.tick-seconds}, the replica that holds the leader lock
+ * walks every non-archived account, decides with route-core what each needs on this tick, and
+ * publishes it. It only wires: load → {@link RecoveryDecisions#decide} → publish. The scheduler's
+ * SKIP only prevents overlap inside this process; across replicas the advisory lock does.
+ */
+@ApplicationScoped
+public class RecoveryTicker {
+
+    private static final Logger LOG = Logger.getLogger(RecoveryTicker.class);
+
+    /** What handling one account on one tick came to. */
+    private enum Handled {
+        NOTHING,
+        REACTIVATED,
+        PROBED,
+        FAILED
+    }
+
+    /** An account that needs recovery and has a recovery mode, with its rule. */
+    private record InRecovery(CredentialRecord credential, RecoveryConfig rule) {}
+
+    private final AdvisoryLockLeadership leadership;
+    private final TickMemory memory;
+    private final CredentialRepository credentials;
+    private final ModelTestService modelTests;
+    private final EventPublisher publisher;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private final ZoneId defaultZone;
+    private final int probeConcurrency;
+
+    RecoveryTicker(
+            AdvisoryLockLeadership leadership,
+            TickMemory memory,
+            CredentialRepository credentials,
+            ModelTestService modelTests,
+            EventPublisher publisher,
+            Clock clock,
+            MeterRegistry meters,
+            RecoveryServiceConfig config) {
+        this.leadership = leadership;
+        this.memory = memory;
+        this.credentials = credentials;
+        this.modelTests = modelTests;
+        this.publisher = publisher;
+        this.clock = clock;
+        this.meters = meters;
+        this.defaultZone = config.defaultTimeZone().orElse(ZoneId.systemDefault());
+        this.probeConcurrency = config.probe().concurrency();
+        Gauge.builder("recovery.leader", leadership, held -> held.isLeader() ? 1 : 0)
+                .description("1 while this replica holds the recovery leader lock and ticks, 0 while it stands by")
+                .register(meters);
+    }
+
+    @Scheduled(
+            identity = "recovery-tick",
+            every = "${recovery.tick-seconds}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> scheduledTick() {
+        return tick().replaceWithVoid();
+    }
+
+    /**
+     * One tick: lead (or stand by), then walk. A replica that has just taken the lock starts a new
+     * term with an empty memory, so its first tick fires no schedule (route-core: nothing fires
+     * without a previous tick) and every healthcheck account is due.
+     */
+    public Uni<TickReport> tick() {
+        return leadership.tryLead().chain(lead -> {
+            if (!lead.isLeader()) {
+                meters.counter("recovery.ticks", "role", "standby").increment();
+                return Uni.createFrom().item(TickReport.STANDBY);
+            }
+            if (lead == AdvisoryLockLeadership.Lead.ACQUIRED) {
+                memory.forget();
+            }
+            meters.counter("recovery.ticks", "role", "leader").increment();
+            Instant now = clock.instant();
+            Instant previous = memory.advance(now);
+            return walk(previous, now);
+        });
+    }
+
+    private Uni<TickReport> walk(Instant previousTick, Instant thisTick) {
+        return credentials.recoveryCandidates().chain(all -> {
+            List<InRecovery> inRecovery = new ArrayList<>();
+            for (CredentialRecord credential : all) {
+                // forgiving read: a corrupt rule is off and never breaks the loop
+                RecoveryConfig rule = RecoveryConfig.read(credential.config(), defaultZone);
+                if (rule.mode() != RecoveryMode.OFF
+                        && RecoveryDecisions.needsRecovery(
+                                credential.account().status(),
+                                credential.account().nextRetryAt(),
+                                credential.account().cooldownUntil(),
+                                credential.hasModelFailures())) {
+                    inRecovery.add(new InRecovery(credential, rule));
+                }
+            }
+            List<String> ids =
+                    inRecovery.stream().map(due -> due.credential().id()).toList();
+            return credentials
+                    .modelRows(ids)
+                    .chain(rows -> Multi.createFrom()
+                            .iterable(inRecovery)
+                            .onItem()
+                            .transformToUni(due -> handle(
+                                    due, rows.getOrDefault(due.credential().id(), List.of()), previousTick, thisTick))
+                            .merge(probeConcurrency)
+                            .collect()
+                            .asList())
+                    .map(handled -> report(all.size(), inRecovery.size(), handled));
+        });
+    }
+
+    private Uni<Handled> handle(InRecovery due, List<ModelState> rows, Instant previousTick, Instant thisTick) {
+        CredentialRecord credential = due.credential();
+        return Uni.createFrom()
+                .deferred(() -> {
+                    Map<String, ModelState> byKey =
+                            rows.stream().collect(Collectors.toMap(ModelState::modelKey, Function.identity()));
+                    RecoveryAction action = RecoveryDecisions.decide(
+                            due.rule(),
+                            new CredentialHealth(credential.account(), byKey),
+                            credential.platform(),
+                            credential.kind(),
+                            credential.modelMappings(),
+                            previousTick,
+                            thisTick,
+                            memory.lastProbe(credential.id()));
+                    return act(credential, action, thisTick);
+                })
+                .onFailure()
+                .recoverWithItem(failure -> {
+                    LOG.warnf(failure, "Recovery of credential %s failed on this tick", credential.id());
+                    meters.counter("recovery.credential.failures").increment();
+                    return Handled.FAILED;
+                });
+    }
+
+    private Uni<Handled> act(CredentialRecord credential, RecoveryAction action, Instant thisTick) {
+        if (action instanceof RecoveryAction.Reactivate reactivate) {
+            LOG.infof(
+                    "Scheduled reactivation of credential %s (configured %s)",
+                    credential.id(), reactivate.scheduledTimeText());
+            meters.counter("recovery.reactivations").increment();
+            return publisher
+                    .outcome(new CredentialEvent.ScheduledReactivationTriggered(
+                            UUID.randomUUID(), credential.id(), thisTick, reactivate.scheduledTimeText()))
+                    .replaceWith(Handled.REACTIVATED);
+        }
+        if (action instanceof RecoveryAction.Probe probe) {
+            // the interval runs from the attempt, pass or fail: a failure waits for the next interval
+            memory.probed(credential.id(), thisTick);
+            return modelTests
+                    .test(credential, probe.model(), ModelTestService.Trigger.HEALTHCHECK)
+                    .replaceWith(Handled.PROBED);
+        }
+        if (action instanceof RecoveryAction.Nothing) {
+            return Uni.createFrom().item(Handled.NOTHING);
+        }
+        throw new IllegalStateException("unknown recovery action " + action);
+    }
+
+    private static TickReport report(int walked, int inRecovery, List<Handled> handled) {
+        return new TickReport(
+                true,
+                walked,
+                inRecovery,
+                count(handled, Handled.REACTIVATED),
+                count(handled, Handled.PROBED),
+                count(handled, Handled.FAILED));
+    }
+
+    private static int count(List<Handled> handled, Handled value) {
+        return (int) handled.stream().filter(value::equals).count();
+    }
+}
