@@ -28,10 +28,24 @@ final class CandidateSet {
     final String[] modelKeys;
     final String[] upstreamModels;
     final int[] priorities;
+    /** For each position, the first position of its priority tier. */
+    final int[] tierStart;
     /** For each position, the first position after its priority tier. */
     final int[] tierEnd;
 
     private final Map<String, Integer> positions;
+    /** Prefix sums of the weights, for the weights array they were computed from. */
+    private volatile PrefixSums prefixSums;
+
+    private static final class PrefixSums {
+        final int[] weights;
+        final long[] sums;
+
+        PrefixSums(int[] weights, long[] sums) {
+            this.weights = weights;
+            this.sums = sums;
+        }
+    }
 
     private CandidateSet(
             ReasonCode failure,
@@ -53,10 +67,33 @@ final class CandidateSet {
         for (int i = size - 1; i >= 0; i--) {
             tierEnd[i] = i + 1 < size && priorities[i + 1] == priorities[i] ? tierEnd[i + 1] : i + 1;
         }
+        this.tierStart = new int[size];
+        for (int i = 0; i < size; i++) {
+            tierStart[i] = i > 0 && priorities[i - 1] == priorities[i] ? tierStart[i - 1] : i;
+        }
         this.positions = new HashMap<>(Math.max(4, size * 2));
         for (int i = 0; i < size; i++) {
             positions.put(ids[i], i);
         }
+    }
+
+    /**
+     * {@code sums[i]} = total weight of positions {@code [0, i)} under {@code weights} (a view's
+     * per-ordinal effective weights). Cached for the last weights array seen: a view update that
+     * changes no weight keeps the same array, so the sums survive it; a view with new stats
+     * recomputes them once (O(size)).
+     */
+    long[] prefixSums(int[] weights) {
+        PrefixSums cached = prefixSums;
+        if (cached != null && cached.weights == weights) {
+            return cached.sums;
+        }
+        long[] sums = new long[size + 1];
+        for (int i = 0; i < size; i++) {
+            sums[i + 1] = sums[i] + weights[ordinals[i]];
+        }
+        prefixSums = new PrefixSums(weights, sums);
+        return sums;
     }
 
     /** Position of a credential among the candidates, or -1. */

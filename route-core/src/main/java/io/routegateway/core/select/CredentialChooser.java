@@ -24,8 +24,9 @@ import io.routegateway.core.model.WeightMode;
  * CredentialStats#autoWeight()}. Weight 0 (legacy manual) is never chosen — selection drops it as
  * {@code credential_weight_zero} before the partition.
  *
- * <p>{@link Router} runs the same algorithm over its precomputed arrays (same order, same single
- * draw), so for equal inputs and an equally seeded generator both pick the same credential.
+ * <p>{@link Router} picks from the same distribution over its precomputed arrays, but samples it by
+ * rejection (draws differ, probabilities do not); this list form is the reference the router is
+ * tested against.
  */
 public final class CredentialChooser {
 

@@ -64,6 +64,8 @@ public record RouteTrace(ReasonCode accessRefusal, List<GroupTrace> groups, Reas
      * @param modelKey the (credential, model key) pair's key, null when the model filter was not
      *     reached or the request has no model
      * @param recoveryAt for cooling: the later of the account and model timestamps
+     * @param priority the credential's priority tier (lower number first)
+     * @param weight the effective weight selection uses (manual, or automatic from recent stats)
      */
     public record CredentialTrace(
             String credentialId,
@@ -74,5 +76,7 @@ public record RouteTrace(ReasonCode accessRefusal, List<GroupTrace> groups, Reas
             String detail,
             String modelKey,
             String upstreamModel,
-            Instant recoveryAt) {}
+            Instant recoveryAt,
+            int priority,
+            int weight) {}
 }

@@ -2,8 +2,8 @@ package io.routegateway.core.select;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
@@ -19,8 +19,9 @@ import io.routegateway.core.state.ModelState;
  * <p>Per group, the candidates of steps 1–3 come precomputed from the {@link PoolView}; the
  * request runs step 5 with {@link SelectionSteps#classify} over them, in original order, stopping
  * at the first eligible candidate (which sits in the lowest priority tier); then the affinity
- * credential if eligible, else a weighted draw inside that tier ({@link CredentialChooser}'s
- * algorithm). When nothing is eligible, the soonest-recovering cooling candidate (stable tiebreak on
+ * credential if eligible, else a weighted draw inside that tier — the distribution of {@link
+ * CredentialChooser}, sampled by rejection over precomputed prefix sums (see {@link
+ * #chooseInTier}), so a typical request touches a few candidates rather than the whole tier. When nothing is eligible, the soonest-recovering cooling candidate (stable tiebreak on
  * original order) is the single fallback. A group that yields nothing hands over to the next group
  * of the failover order.
  *
@@ -35,6 +36,9 @@ import io.routegateway.core.state.ModelState;
  * untraced path is a handful of small objects, independent of pool size.
  */
 public final class Router {
+
+    /** Rejected weighted draws before the exact walk; see {@link #chooseInTier}. */
+    static final int SAMPLING_ATTEMPTS = 8;
 
     private Router() {}
 
@@ -91,7 +95,7 @@ public final class Router {
             String affinityCredential = target != null && group.affinityEnabled() ? target.credentialId() : null;
             selectInGroup(candidates, entries, weights, tried, affinityCredential, rng, now, pick);
             if (tb != null) {
-                traceGroup(tb, entry, candidates, entries, weights, tried, model, now, pick, position);
+                traceGroup(tb, entry, candidates, entries, weights, tried, now, pick, position);
             }
             if (pick.position >= 0) {
                 if (tb != null) {
@@ -157,11 +161,11 @@ public final class Router {
             pick.failure = candidates.failure;
             return;
         }
-        boolean anyTried = !tried.isEmpty();
+        int[] triedPositions = triedPositions(candidates, tried);
         if (affinityCredential != null) {
             int position = candidates.position(affinityCredential);
             if (position >= 0
-                    && verdictAt(candidates, position, entries, weights, tried, anyTried, now)
+                    && verdictAt(candidates, position, entries, weights, triedPositions, now)
                             == SelectionSteps.ELIGIBLE) {
                 pick.position = position;
                 pick.affinityHit = true;
@@ -175,13 +179,9 @@ public final class Router {
             CredentialEntry entry = entries[candidates.ordinals[i]];
             ModelState row = entry.row(candidates.modelKeys[i]);
             int verdict = SelectionSteps.classify(
-                    anyTried && tried.contains(entry.id),
-                    weights[entry.ordinal] <= 0,
-                    row,
-                    entry.accountCoolingUntil,
-                    now);
+                    contains(triedPositions, i), weights[entry.ordinal] <= 0, row, entry.accountCoolingUntil, now);
             if (verdict == SelectionSteps.ELIGIBLE) {
-                pick.position = chooseInTier(candidates, i, entries, weights, tried, anyTried, rng, now);
+                pick.position = chooseInTier(candidates, i, entries, weights, triedPositions, rng, now);
                 return;
             }
             if (verdict == SelectionSteps.COOLING) {
@@ -203,31 +203,48 @@ public final class Router {
         pick.failure = onlyHardExclusions ? ReasonCode.MODEL_UNAVAILABLE : ReasonCode.NO_AVAILABLE_CREDENTIAL;
     }
 
-    /** Weighted draw among the eligible of the tier that starts at {@code first} (itself eligible). */
+    /**
+     * Weighted draw among the eligible candidates of the priority tier of {@code first}, the first
+     * eligible position (so the tier is the lowest one with an eligible candidate).
+     *
+     * <p>A tier of one member takes no draw. Otherwise rejection sampling: draw a position of the
+     * whole tier by weight (binary search over the precomputed prefix sums), accept it if eligible.
+     * Conditioned on acceptance that is exactly the weighted distribution over the eligible
+     * members, in O(log n) per attempt instead of a scan of the tier. After {@value
+     * #SAMPLING_ATTEMPTS} rejections (a tier that is mostly cooling or tried) it falls back to the
+     * exact two-pass walk of {@link CredentialChooser}; the mixture of the two is still exact.
+     */
     private static int chooseInTier(
             CandidateSet candidates,
             int first,
             CredentialEntry[] entries,
             int[] weights,
-            Set<String> tried,
-            boolean anyTried,
+            int[] triedPositions,
             RandomGenerator rng,
             Instant now) {
+        int start = candidates.tierStart[first];
         int end = candidates.tierEnd[first];
-        long total = weights[candidates.ordinals[first]];
-        int count = 1;
-        for (int j = first + 1; j < end; j++) {
-            if (verdictAt(candidates, j, entries, weights, tried, anyTried, now) == SelectionSteps.ELIGIBLE) {
-                total += weights[candidates.ordinals[j]];
-                count++;
-            }
-        }
-        if (count == 1) {
+        if (end - start == 1) {
             return first;
         }
-        long r = rng.nextLong(total);
+        long[] sums = candidates.prefixSums(weights);
+        long base = sums[start];
+        long total = sums[end] - base;
+        for (int attempt = 0; attempt < SAMPLING_ATTEMPTS; attempt++) {
+            int j = search(sums, start, end, base + rng.nextLong(total));
+            if (verdictAt(candidates, j, entries, weights, triedPositions, now) == SelectionSteps.ELIGIBLE) {
+                return j;
+            }
+        }
+        long eligibleTotal = 0;
         for (int j = first; j < end; j++) {
-            if (verdictAt(candidates, j, entries, weights, tried, anyTried, now) == SelectionSteps.ELIGIBLE) {
+            if (verdictAt(candidates, j, entries, weights, triedPositions, now) == SelectionSteps.ELIGIBLE) {
+                eligibleTotal += weights[candidates.ordinals[j]];
+            }
+        }
+        long r = rng.nextLong(eligibleTotal);
+        for (int j = first; j < end; j++) {
+            if (verdictAt(candidates, j, entries, weights, triedPositions, now) == SelectionSteps.ELIGIBLE) {
                 r -= weights[candidates.ordinals[j]];
                 if (r < 0) {
                     return j;
@@ -237,21 +254,66 @@ public final class Router {
         throw new IllegalStateException("weighted walk ended without a pick");
     }
 
+    /**
+     * The position {@code j} in {@code [start, end)} with {@code sums[j] <= r < sums[j + 1]}; it
+     * always has a positive weight (zero-width positions are never the largest such {@code j}).
+     */
+    private static int search(long[] sums, int start, int end, long r) {
+        int lo = start;
+        int hi = end - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (sums[mid] <= r) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
     private static int verdictAt(
             CandidateSet candidates,
             int i,
             CredentialEntry[] entries,
             int[] weights,
-            Set<String> tried,
-            boolean anyTried,
+            int[] triedPositions,
             Instant now) {
         CredentialEntry entry = entries[candidates.ordinals[i]];
         return SelectionSteps.classify(
-                anyTried && tried.contains(entry.id),
+                contains(triedPositions, i),
                 weights[entry.ordinal] <= 0,
                 entry.row(candidates.modelKeys[i]),
                 entry.accountCoolingUntil,
                 now);
+    }
+
+    /** The candidate positions of the already-tried credentials, or null when none is a candidate. */
+    private static int[] triedPositions(CandidateSet candidates, Set<String> tried) {
+        if (tried.isEmpty()) {
+            return null;
+        }
+        int[] positions = new int[tried.size()];
+        int n = 0;
+        for (String id : tried) {
+            int position = candidates.position(id);
+            if (position >= 0) {
+                positions[n++] = position;
+            }
+        }
+        return n == 0 ? null : n == positions.length ? positions : Arrays.copyOf(positions, n);
+    }
+
+    private static boolean contains(int[] positions, int i) {
+        if (positions == null) {
+            return false;
+        }
+        for (int position : positions) {
+            if (position == i) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Moves the remembered group to the front when it is a candidate with affinity enabled. */
@@ -331,7 +393,12 @@ public final class Router {
         return new RouteResult.Refused(code, message, earliest, trace);
     }
 
-    /** Records one evaluated group and every credential of its pool with the step that decided it. */
+    /**
+     * Records one evaluated group and every credential of its pool with the step that decided it.
+     * The candidates are a subsequence of the members in the same order, so one parallel walk
+     * finds each member's position; a member that is no candidate but passed steps 1 and 2 was
+     * dropped by step 3.
+     */
     private static void traceGroup(
             TraceBuilder tb,
             GroupEntry group,
@@ -339,7 +406,6 @@ public final class Router {
             CredentialEntry[] entries,
             int[] weights,
             Set<String> tried,
-            String model,
             Instant now,
             Pick pick,
             int position) {
@@ -351,124 +417,98 @@ public final class Router {
             row.verdict = RouteTrace.Verdict.DROPPED;
             row.reason = pick.failure;
         }
+        int[] triedPositions = triedPositions(candidates, tried);
+        int next = 0;
         for (int member : group.members) {
-            CredentialSnapshot credential = entries[member].snapshot;
-            row.credentials.add(
-                    traceCredential(credential, entries[member], candidates, weights, tried, model, now, pick));
+            int at = -1;
+            if (next < candidates.size && candidates.ordinals[next] == member) {
+                at = next++;
+            }
+            row.credentials.add(traceCredential(entries[member], at, candidates, weights, triedPositions, now, pick));
         }
     }
 
     private static RouteTrace.CredentialTrace traceCredential(
-            CredentialSnapshot credential,
             CredentialEntry entry,
+            int position,
             CandidateSet candidates,
             int[] weights,
-            Set<String> tried,
-            String model,
+            int[] triedPositions,
             Instant now,
             Pick pick) {
-        String id = credential.credentialId();
-        String name = credential.name();
-        ReasonCode load = SelectionSteps.loadRejection(credential);
-        if (load != null) {
-            return new RouteTrace.CredentialTrace(
-                    id,
-                    name,
-                    1,
-                    RouteTrace.Verdict.DROPPED,
-                    load,
-                    SelectionSteps.loadRejectionDetail(credential),
-                    null,
-                    null,
-                    null);
-        }
-        if (!SelectionSteps.passesPlatformRule(credential)) {
-            return new RouteTrace.CredentialTrace(
-                    id,
-                    name,
-                    2,
-                    RouteTrace.Verdict.DROPPED,
-                    ReasonCode.NO_ENABLED_CREDENTIALS,
-                    "platform " + credential.platform().wire() + " does not accept "
-                            + credential.kind().wire() + " credentials",
-                    null,
-                    null,
-                    null);
-        }
-        Optional<PoolCandidate> resolved = SelectionSteps.resolveModel(credential, model);
-        if (resolved.isEmpty()) {
-            return new RouteTrace.CredentialTrace(
-                    id,
-                    name,
-                    3,
-                    RouteTrace.Verdict.DROPPED,
-                    ReasonCode.MODEL_UNMATCHED,
-                    "no mapping serves " + model,
-                    null,
-                    null,
-                    null);
-        }
-        String modelKey = resolved.get().modelKey();
-        String upstream = resolved.get().upstreamModel();
-        int position = candidates.position(id);
-        ModelState modelRow = entry.row(modelKey);
-        Instant recovery = SelectionSteps.recoveryAt(entry.accountCoolingUntil, modelRow);
-        if (position >= 0 && position == pick.position) {
-            String detail;
-            if (pick.affinityHit) {
-                detail = "affinity";
-            } else if (pick.fallback) {
-                detail = "soonest-recovering cooling credential (fallback)";
-            } else {
-                detail = "priority " + credential.priority() + ", weight " + weights[entry.ordinal];
+        CredentialSnapshot credential = entry.snapshot;
+        int priority = credential.priority();
+        int weight = weights[entry.ordinal];
+        if (position < 0) {
+            ReasonCode load = SelectionSteps.loadRejection(credential);
+            if (load != null) {
+                return row(entry, 1, RouteTrace.Verdict.DROPPED, load, SelectionSteps.loadRejectionDetail(credential));
             }
+            if (!SelectionSteps.passesPlatformRule(credential)) {
+                return row(
+                        entry,
+                        2,
+                        RouteTrace.Verdict.DROPPED,
+                        ReasonCode.NO_ENABLED_CREDENTIALS,
+                        "platform " + credential.platform().wire() + " does not accept "
+                                + credential.kind().wire() + " credentials");
+            }
+            return row(entry, 3, RouteTrace.Verdict.DROPPED, ReasonCode.MODEL_UNMATCHED, "no mapping serves the model");
+        }
+        String modelKey = candidates.modelKeys[position];
+        String upstream = candidates.upstreamModels[position];
+        ModelState modelRow = entry.row(modelKey);
+        if (position == pick.position) {
+            String detail = pick.affinityHit ? "affinity" : pick.fallback ? "cooling fallback" : "weighted draw";
             return new RouteTrace.CredentialTrace(
-                    id,
-                    name,
+                    entry.id,
+                    credential.name(),
                     6,
                     RouteTrace.Verdict.SELECTED,
                     pick.fallback ? ReasonCode.CREDENTIAL_COOLDOWN : null,
                     detail,
                     modelKey,
                     upstream,
-                    pick.fallback ? recovery : null);
+                    pick.fallback ? pick.recoveryAt : null,
+                    priority,
+                    weight);
         }
         int verdict = SelectionSteps.classify(
-                tried.contains(id), weights[entry.ordinal] <= 0, modelRow, entry.accountCoolingUntil, now);
-        if (verdict == SelectionSteps.ELIGIBLE) {
-            return new RouteTrace.CredentialTrace(
-                    id,
-                    name,
-                    5,
-                    RouteTrace.Verdict.ELIGIBLE,
-                    null,
-                    "priority " + credential.priority() + ", weight " + weights[entry.ordinal],
-                    modelKey,
-                    upstream,
-                    null);
-        }
-        if (verdict == SelectionSteps.COOLING) {
-            return new RouteTrace.CredentialTrace(
-                    id,
-                    name,
-                    5,
-                    RouteTrace.Verdict.COOLING,
-                    ReasonCode.CREDENTIAL_COOLDOWN,
-                    "cooling until " + recovery,
-                    modelKey,
-                    upstream,
-                    recovery);
-        }
+                contains(triedPositions, position), weight <= 0, modelRow, entry.accountCoolingUntil, now);
+        RouteTrace.Verdict shown = verdict == SelectionSteps.ELIGIBLE
+                ? RouteTrace.Verdict.ELIGIBLE
+                : verdict == SelectionSteps.COOLING ? RouteTrace.Verdict.COOLING : RouteTrace.Verdict.DROPPED;
         return new RouteTrace.CredentialTrace(
-                id,
-                name,
+                entry.id,
+                credential.name(),
                 5,
-                RouteTrace.Verdict.DROPPED,
+                shown,
                 SelectionSteps.reasonOf(verdict),
                 SelectionSteps.dropDetail(verdict, modelRow),
                 modelKey,
                 upstream,
-                null);
+                verdict == SelectionSteps.COOLING
+                        ? SelectionSteps.recoveryAt(entry.accountCoolingUntil, modelRow)
+                        : null,
+                priority,
+                weight);
+    }
+
+    /** A row for a credential dropped before the model key is known (steps 1–3). */
+    private static RouteTrace.CredentialTrace row(
+            CredentialEntry entry, int step, RouteTrace.Verdict verdict, ReasonCode reason, String detail) {
+        return new RouteTrace.CredentialTrace(
+                entry.id,
+                entry.snapshot.name(),
+                step,
+                verdict,
+                reason,
+                detail,
+                null,
+                null,
+                null,
+                entry.snapshot.priority(),
+                0);
     }
 
     /** Per-request scratch for one group's outcome; reset for every group. */

@@ -15,6 +15,7 @@ import io.routegateway.core.model.ModelKeys;
 import io.routegateway.core.model.WeightMode;
 import io.routegateway.core.state.AccountStatus;
 import io.routegateway.core.state.ModelState;
+import io.routegateway.core.state.ModelStatus;
 
 /**
  * The five credential-selection steps of one pool, in the spec's fixed order, each as a pure
@@ -355,7 +356,7 @@ public final class SelectionSteps {
             case WEIGHT_ZERO:
                 return "manual weight 0";
             case HARD_EXCLUDED:
-                return "model " + row.modelKey() + " is " + row.status().wire();
+                return row.status() == ModelStatus.PAUSED ? "model paused" : "model error";
             default:
                 return null;
         }

@@ -217,6 +217,61 @@ class RouterTests {
     }
 
     @Test
+    void weightedDrawIsConditionedOnEligibilityInsideTheTier() {
+        PoolView view = view(
+                List.of(
+                        cred("w10").serves("m").manualWeight(10).build(),
+                        cred("w30")
+                                .serves("m")
+                                .manualWeight(30)
+                                .accountCooling(in(60))
+                                .build(),
+                        cred("w60").serves("m").manualWeight(60).build()),
+                group("g1").build());
+        RandomGenerator rng = new SplittableRandom(4);
+        RouteRequest request = new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", null);
+        int w10 = 0;
+        for (int i = 0; i < 7_000; i++) {
+            String id = selected(Router.route(view, request, Set.of(), null, rng, NOW, false))
+                    .credential()
+                    .credentialId();
+            assertThat(id).isNotEqualTo("w30");
+            if (id.equals("w10")) {
+                w10++;
+            }
+        }
+        assertThat(w10).isBetween(850, 1150); // 10 / (10 + 60) of 7,000 = 1,000
+    }
+
+    @Test
+    void mostlyIneligibleTierFallsBackToTheExactWalk() {
+        List<CredentialSnapshot> pool = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            pool.add(cred(String.format("cool-%02d", i))
+                    .serves("m")
+                    .manualWeight(100)
+                    .accountCooling(in(30))
+                    .build());
+        }
+        pool.add(cred("a").serves("m").manualWeight(1).build());
+        pool.add(cred("b").serves("m").manualWeight(3).build());
+        PoolView view = view(pool, group("g1").build());
+        RandomGenerator rng = new SplittableRandom(8);
+        RouteRequest request = new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", null);
+        int b = 0;
+        for (int i = 0; i < 4_000; i++) {
+            String id = selected(Router.route(view, request, Set.of("x"), null, rng, NOW, false))
+                    .credential()
+                    .credentialId();
+            assertThat(id).isIn("a", "b");
+            if (id.equals("b")) {
+                b++;
+            }
+        }
+        assertThat(b).isBetween(2800, 3200); // 3 / 4
+    }
+
+    @Test
     void automaticWeightComesFromRecentSuccessesAndFailures() {
         PoolView view = view(
                         List.of(
