@@ -34,7 +34,7 @@ START_TIMEOUT=${KAFKA_START_TIMEOUT:-120}
 build_if_needed() {
   if [ ! -f "$CLASSPATH_FILE" ] || [ ! -f "$CLASSES_DIR/io/routegateway/broker/BrokerMain.class" ]; then
     log "Building the kafka-broker module"
-    mvn -q -B -ntp -f "$ROOT_DIR/pom.xml" -pl kafka-broker -am install -DskipTests
+    "$MVN" -q -B -ntp -f "$ROOT_DIR/pom.xml" -pl kafka-broker -am install -DskipTests
   fi
 }
 

@@ -4,6 +4,9 @@
 
 ROOT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LOCAL_DIR="$ROOT_DIR/.local"
+# The project's Maven wrapper: Maven 3.9 (Quarkus dev mode refuses older Maven), fetched from Maven
+# Central on first use into ~/.m2/wrapper.
+MVN="$ROOT_DIR/mvnw"
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf '[%s] ERROR: %s\n' "$(date +%H:%M:%S)" "$*" >&2; exit 1; }

@@ -19,7 +19,7 @@ READY_TIMEOUT=${RUN_READY_TIMEOUT:-180}
 # name:port, in start order (state-service first: it migrates the database).
 SERVICES=(state-service:8081 gateway-service:8080 recovery-service:8082)
 
-# Local-only settings: the same values as the services' %dev profile, so `mvn quarkus:dev` and
+# Local-only settings: the same values as the services' %dev profile, so `../mvnw quarkus:dev` and
 # this script can share the route_gateway database.
 LOCAL_SECRET_KEY=sDs8+xrgdjb1YeT1e7CxfOuCBybLeoNiShX0VxEUdcY=
 LOCAL_ADMIN_TOKEN=local-dev-admin-token
@@ -64,8 +64,8 @@ build_services() {
     [ -f "$(service_jar "${entry%%:*}")" ] || missing=1
   done
   if [ "$force" = 1 ] || [ "$missing" = 1 ]; then
-    log "Building the services (mvn -DskipTests package)"
-    mvn -B -q -ntp -f "$ROOT_DIR/pom.xml" -DskipTests package \
+    log "Building the services (mvnw -DskipTests package)"
+    "$MVN" -B -q -ntp -f "$ROOT_DIR/pom.xml" -DskipTests package \
       -pl state-service,gateway-service,recovery-service -am
   fi
 }

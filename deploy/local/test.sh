@@ -4,7 +4,7 @@
 #   deploy/local/test.sh [extra Maven arguments, e.g. -pl state-service -am]
 #
 # Makes PostgreSQL ready (postgres.sh), starts one broker on a free port for the whole run
-# (stopped by PID when this script exits, however it exits), then runs `mvn -B verify` with
+# (stopped by PID when this script exits, however it exits), then runs `./mvnw -B verify` with
 # -Dkafka.test.bootstrap pointing at that broker. Exits with Maven's exit code.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -20,7 +20,7 @@ broker_began=$SECONDS
 log "Test broker on 127.0.0.1:$port started in $((SECONDS - broker_began))s (including any build)"
 
 set +e
-mvn -B -ntp -f "$ROOT_DIR/pom.xml" verify -Dkafka.test.bootstrap="127.0.0.1:$port" "$@"
+"$MVN" -B -ntp -f "$ROOT_DIR/pom.xml" verify -Dkafka.test.bootstrap="127.0.0.1:$port" "$@"
 status=$?
 set -e
 exit "$status"
