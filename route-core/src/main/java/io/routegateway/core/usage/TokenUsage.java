@@ -1,0 +1,115 @@
+package io.routegateway.core.usage;
+
+import java.io.IOException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.json.Json;
+
+/**
+ * Tokens in and out of one response, read from the upstream's own usage fields: a JSON body, or
+ * the frames of an SSE stream (the last value seen wins, so cumulative counters such as Anthropic's
+ * {@code message_delta} and Gemini's per-chunk {@code usageMetadata} give the final count).
+ *
+ * <ul>
+ *   <li>OpenAI Chat Completions: {@code usage.prompt_tokens} / {@code usage.completion_tokens}
+ *       (streamed in the last chunk when the client asked for it);
+ *   <li>OpenAI Responses: {@code usage.input_tokens} / {@code usage.output_tokens}, streamed inside
+ *       {@code response.completed}'s {@code response};
+ *   <li>Anthropic Messages: {@code usage.input_tokens} / {@code usage.output_tokens}, streamed in
+ *       {@code message_start}'s {@code message} and {@code message_delta};
+ *   <li>Gemini: {@code usageMetadata.promptTokenCount} / {@code usageMetadata.candidatesTokenCount}.
+ * </ul>
+ *
+ * @param inputTokens null when the response did not say
+ * @param outputTokens null when the response did not say
+ */
+public record TokenUsage(Long inputTokens, Long outputTokens) {
+
+    public static final TokenUsage UNKNOWN = new TokenUsage(null, null);
+
+    /** Reads a JSON document or SSE text; {@link #UNKNOWN} when it carries no usage. */
+    public static TokenUsage fromBody(String text) {
+        if (text == null || text.isEmpty() || !mentionsUsage(text)) {
+            return UNKNOWN;
+        }
+        String trimmed = text.stripLeading();
+        if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+            JsonNode node = parse(trimmed);
+            if (node != null) {
+                return fromJson(node, UNKNOWN);
+            }
+        }
+        return fromSse(text);
+    }
+
+    /** Reads the {@code data:} payloads of SSE text in order. */
+    public static TokenUsage fromSse(String text) {
+        TokenUsage usage = UNKNOWN;
+        int length = text.length();
+        int pos = 0;
+        while (pos < length) {
+            int newline = text.indexOf('\n', pos);
+            int end = newline < 0 ? length : newline;
+            if (text.startsWith("data:", pos)) {
+                String payload = text.substring(pos + 5, end).trim();
+                if (mentionsUsage(payload)) {
+                    JsonNode node = parse(payload);
+                    if (node != null) {
+                        usage = fromJson(node, usage);
+                    }
+                }
+            }
+            pos = end + 1;
+        }
+        return usage;
+    }
+
+    private static TokenUsage fromJson(JsonNode node, TokenUsage previous) {
+        if (node.isArray()) {
+            TokenUsage usage = previous;
+            for (JsonNode element : node) {
+                usage = fromJson(element, usage);
+            }
+            return usage;
+        }
+        TokenUsage usage = previous;
+        usage = merge(usage, node.get("usage"));
+        usage = merge(usage, node.path("message").get("usage"));
+        usage = merge(usage, node.path("response").get("usage"));
+        JsonNode gemini = node.get("usageMetadata");
+        if (gemini != null && gemini.isObject()) {
+            usage = new TokenUsage(
+                    longOr(gemini.get("promptTokenCount"), usage.inputTokens),
+                    longOr(gemini.get("candidatesTokenCount"), usage.outputTokens));
+        }
+        return usage;
+    }
+
+    private static TokenUsage merge(TokenUsage usage, JsonNode fields) {
+        if (fields == null || !fields.isObject()) {
+            return usage;
+        }
+        Long input = longOr(fields.get("input_tokens"), longOr(fields.get("prompt_tokens"), usage.inputTokens));
+        Long output = longOr(fields.get("output_tokens"), longOr(fields.get("completion_tokens"), usage.outputTokens));
+        return new TokenUsage(input, output);
+    }
+
+    private static Long longOr(JsonNode value, Long fallback) {
+        if (value != null && value.isIntegralNumber() && value.canConvertToLong()) {
+            return Long.valueOf(value.longValue());
+        }
+        return fallback;
+    }
+
+    private static boolean mentionsUsage(String text) {
+        return text.contains("sage\"") || text.contains("usageMetadata");
+    }
+
+    private static JsonNode parse(String text) {
+        try {
+            return Json.MAPPER.readTree(text);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.routegateway.core.forward;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.Protocol;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StreamingPassthroughTests {
+
+    private static JsonNode json(String text) throws Exception {
+        return Json.MAPPER.readTree(text);
+    }
+
+    @Test
+    void allFiveConditionsStream() {
+        assertThat(StreamingPassthrough.passthrough(false, true, 200, false, CredentialKind.API))
+                .isTrue();
+    }
+
+    @Test
+    void eachConditionAloneKeepsTheBufferedPath() {
+        assertThat(StreamingPassthrough.passthrough(true, true, 200, false, CredentialKind.API))
+                .as("bridge")
+                .isFalse();
+        assertThat(StreamingPassthrough.passthrough(false, false, 200, false, CredentialKind.API))
+                .as("no stream asked")
+                .isFalse();
+        assertThat(StreamingPassthrough.passthrough(false, true, 429, false, CredentialKind.API))
+                .as("non-2xx")
+                .isFalse();
+        assertThat(StreamingPassthrough.passthrough(false, true, 200, true, CredentialKind.API))
+                .as("custom tools")
+                .isFalse();
+        assertThat(StreamingPassthrough.passthrough(false, true, 200, false, CredentialKind.OFFICIAL))
+                .as("official account")
+                .isFalse();
+    }
+
+    @Test
+    void streamFlagComesFromTheBodyOrTheGeminiMethod() throws Exception {
+        assertThat(StreamingPassthrough.clientAskedForStream(Protocol.OPENAI_CHAT, json("{\"stream\":true}"), false))
+                .isTrue();
+        assertThat(StreamingPassthrough.clientAskedForStream(Protocol.ANTHROPIC_MESSAGES, json("{}"), false))
+                .isFalse();
+        assertThat(StreamingPassthrough.clientAskedForStream(Protocol.GEMINI, json("{}"), true))
+                .isTrue();
+        assertThat(StreamingPassthrough.clientAskedForStream(Protocol.GEMINI, json("{\"stream\":true}"), false))
+                .isFalse();
+    }
+
+    @Test
+    void customToolsAreOpenAiCustomTypedTools() throws Exception {
+        JsonNode custom = json(
+                "{\"tools\":[{\"type\":\"function\",\"name\":\"f\"},{\"type\":\"custom\",\"name\":\"apply_patch\"}]}");
+        JsonNode functions = json("{\"tools\":[{\"type\":\"function\",\"name\":\"f\"}]}");
+        assertThat(StreamingPassthrough.hasCustomTools(Protocol.OPENAI_RESPONSES, custom))
+                .isTrue();
+        assertThat(StreamingPassthrough.hasCustomTools(Protocol.OPENAI_CHAT, custom))
+                .isTrue();
+        assertThat(StreamingPassthrough.hasCustomTools(Protocol.OPENAI_RESPONSES, functions))
+                .isFalse();
+        assertThat(StreamingPassthrough.hasCustomTools(Protocol.ANTHROPIC_MESSAGES, custom))
+                .isFalse();
+        assertThat(StreamingPassthrough.hasCustomTools(Protocol.OPENAI_CHAT, json("{}")))
+                .isFalse();
+    }
+}

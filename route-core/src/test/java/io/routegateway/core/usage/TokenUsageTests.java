@@ -1,0 +1,55 @@
+package io.routegateway.core.usage;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TokenUsageTests {
+
+    @Test
+    void chatCompletionsJson() {
+        assertThat(
+                        TokenUsage.fromBody(
+                                "{\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":5,\"total_tokens\":17}}"))
+                .isEqualTo(new TokenUsage(12L, 5L));
+    }
+
+    @Test
+    void responsesJsonAndStream() {
+        assertThat(TokenUsage.fromBody("{\"output\":[],\"usage\":{\"input_tokens\":7,\"output_tokens\":3}}"))
+                .isEqualTo(new TokenUsage(7L, 3L));
+        String stream =
+                "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"usage\":null}}\n\n"
+                        + "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":"
+                        + "{\"usage\":{\"input_tokens\":9,\"output_tokens\":4}}}\n\n";
+        assertThat(TokenUsage.fromBody(stream)).isEqualTo(new TokenUsage(9L, 4L));
+    }
+
+    @Test
+    void anthropicStreamTakesInputFromMessageStartAndFinalOutputFromMessageDelta() {
+        String stream = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":"
+                + "{\"input_tokens\":25,\"output_tokens\":1}}}\n\n"
+                + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"hi\"}}\n\n"
+                + "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":15}}\n\n"
+                + "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+        assertThat(TokenUsage.fromBody(stream)).isEqualTo(new TokenUsage(25L, 15L));
+    }
+
+    @Test
+    void geminiJsonAndStream() {
+        assertThat(TokenUsage.fromBody(
+                        "{\"candidates\":[],\"usageMetadata\":{\"promptTokenCount\":4,\"candidatesTokenCount\":8}}"))
+                .isEqualTo(new TokenUsage(4L, 8L));
+        String stream = "data: {\"usageMetadata\":{\"promptTokenCount\":4,\"candidatesTokenCount\":2}}\n\n"
+                + "data: {\"usageMetadata\":{\"promptTokenCount\":4,\"candidatesTokenCount\":6}}\n\n";
+        assertThat(TokenUsage.fromBody(stream)).isEqualTo(new TokenUsage(4L, 6L));
+    }
+
+    @Test
+    void noUsageIsUnknown() {
+        assertThat(TokenUsage.fromBody("{\"choices\":[]}")).isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromBody("")).isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromBody(null)).isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromBody("data: not json usage\"\n\n")).isEqualTo(TokenUsage.UNKNOWN);
+    }
+}
