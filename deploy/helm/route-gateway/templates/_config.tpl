@@ -31,6 +31,7 @@ QUARKUS_DATASOURCE_USERNAME: {{ $v.postgresql.username | quote }}
 {{- end }}
 {{- if eq .component "state" }}
 QUARKUS_DATASOURCE_JDBC_URL: {{ printf "jdbc:postgresql://%s" (include "route-gateway.postgresqlUrlSuffix" $root) | quote }}
+STATE_RECOVERY_URL: {{ include "route-gateway.recoveryServiceUrl" $root | quote }}
 {{- end }}
 {{- if eq .component "gateway" }}
 GATEWAY_UPSTREAM_CONNECT_TIMEOUT: {{ $v.gateway.upstream.connectTimeout | quote }}
@@ -41,7 +42,6 @@ GATEWAY_MAX_REQUEST_BYTES: {{ int64 $v.gateway.maxRequestBytes | toString | quot
 {{- end }}
 {{- if eq .component "recovery" }}
 RECOVERY_TICK_SECONDS: {{ int64 $v.recovery.tickSeconds | toString | quote }}
-RECOVERY_STATE_SERVICE_URL: {{ include "route-gateway.stateServiceUrl" $root | quote }}
 {{- end }}
 {{- end }}
 

@@ -110,9 +110,9 @@ system: {{ $root.Values.system }}
 {{- end }}
 {{- end }}
 
-{{/* Base URL of state-service inside the namespace (recovery.state-service-url). */}}
-{{- define "route-gateway.stateServiceUrl" -}}
-{{- printf "http://%s:%v" (include "route-gateway.componentName" (dict "root" . "component" "state")) .Values.state.service.port }}
+{{/* Base URL of recovery-service inside the namespace (state.recovery-url: the admin API's model test). */}}
+{{- define "route-gateway.recoveryServiceUrl" -}}
+{{- printf "http://%s:%v" (include "route-gateway.componentName" (dict "root" . "component" "recovery")) .Values.recovery.service.port }}
 {{- end }}
 
 {{- define "route-gateway.postgresqlUrlSuffix" -}}
