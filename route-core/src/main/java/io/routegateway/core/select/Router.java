@@ -151,7 +151,7 @@ public final class Router {
             CandidateSet candidates,
             CredentialEntry[] entries,
             int[] weights,
-            Set<String> tried,
+            Set<String> excluded,
             String affinityCredential,
             RandomGenerator rng,
             Instant now,
@@ -161,12 +161,11 @@ public final class Router {
             pick.failure = candidates.failure;
             return;
         }
-        int[] triedPositions = triedPositions(candidates, tried);
+        Tried tried = Tried.of(candidates, excluded);
         if (affinityCredential != null) {
             int position = candidates.position(affinityCredential);
             if (position >= 0
-                    && verdictAt(candidates, position, entries, weights, triedPositions, now)
-                            == SelectionSteps.ELIGIBLE) {
+                    && verdictAt(candidates, position, entries, weights, tried, now) == SelectionSteps.ELIGIBLE) {
                 pick.position = position;
                 pick.affinityHit = true;
                 return;
@@ -179,9 +178,9 @@ public final class Router {
             CredentialEntry entry = entries[candidates.ordinals[i]];
             ModelState row = entry.row(candidates.modelKeys[i]);
             int verdict = SelectionSteps.classify(
-                    contains(triedPositions, i), weights[entry.ordinal] <= 0, row, entry.accountCoolingUntil, now);
+                    isTried(tried, i, entry), weights[entry.ordinal] <= 0, row, entry.accountCoolingUntil, now);
             if (verdict == SelectionSteps.ELIGIBLE) {
-                pick.position = chooseInTier(candidates, i, entries, weights, triedPositions, rng, now);
+                pick.position = chooseInTier(candidates, i, entries, weights, tried, rng, now);
                 return;
             }
             if (verdict == SelectionSteps.COOLING) {
@@ -219,7 +218,7 @@ public final class Router {
             int first,
             CredentialEntry[] entries,
             int[] weights,
-            int[] triedPositions,
+            Tried tried,
             RandomGenerator rng,
             Instant now) {
         int start = candidates.tierStart[first];
@@ -232,19 +231,19 @@ public final class Router {
         long total = sums[end] - base;
         for (int attempt = 0; attempt < SAMPLING_ATTEMPTS; attempt++) {
             int j = search(sums, start, end, base + rng.nextLong(total));
-            if (verdictAt(candidates, j, entries, weights, triedPositions, now) == SelectionSteps.ELIGIBLE) {
+            if (verdictAt(candidates, j, entries, weights, tried, now) == SelectionSteps.ELIGIBLE) {
                 return j;
             }
         }
         long eligibleTotal = 0;
         for (int j = first; j < end; j++) {
-            if (verdictAt(candidates, j, entries, weights, triedPositions, now) == SelectionSteps.ELIGIBLE) {
+            if (verdictAt(candidates, j, entries, weights, tried, now) == SelectionSteps.ELIGIBLE) {
                 eligibleTotal += weights[candidates.ordinals[j]];
             }
         }
         long r = rng.nextLong(eligibleTotal);
         for (int j = first; j < end; j++) {
-            if (verdictAt(candidates, j, entries, weights, triedPositions, now) == SelectionSteps.ELIGIBLE) {
+            if (verdictAt(candidates, j, entries, weights, tried, now) == SelectionSteps.ELIGIBLE) {
                 r -= weights[candidates.ordinals[j]];
                 if (r < 0) {
                     return j;
@@ -273,43 +272,62 @@ public final class Router {
     }
 
     private static int verdictAt(
-            CandidateSet candidates,
-            int i,
-            CredentialEntry[] entries,
-            int[] weights,
-            int[] triedPositions,
-            Instant now) {
+            CandidateSet candidates, int i, CredentialEntry[] entries, int[] weights, Tried tried, Instant now) {
         CredentialEntry entry = entries[candidates.ordinals[i]];
         return SelectionSteps.classify(
-                contains(triedPositions, i),
+                isTried(tried, i, entry),
                 weights[entry.ordinal] <= 0,
                 entry.row(candidates.modelKeys[i]),
                 entry.accountCoolingUntil,
                 now);
     }
 
-    /** The candidate positions of the already-tried credentials, or null when none is a candidate. */
-    private static int[] triedPositions(CandidateSet candidates, Set<String> tried) {
-        if (tried.isEmpty()) {
-            return null;
+    /**
+     * The excluded credentials of one request resolved against one group's candidates. A small
+     * set (a retry's few tried credentials) becomes a handful of candidate positions, checked by a
+     * scan of a tiny array; a large one (e.g. every credential that cannot serve the protocol) is
+     * checked with one hash lookup per candidate actually examined, so it is never resolved
+     * eagerly. Null stands for "nothing excluded".
+     */
+    private static final class Tried {
+        static final int RESOLVE_LIMIT = 8;
+
+        final int[] positions;
+        final Set<String> ids;
+
+        private Tried(int[] positions, Set<String> ids) {
+            this.positions = positions;
+            this.ids = ids;
         }
-        int[] positions = new int[tried.size()];
-        int n = 0;
-        for (String id : tried) {
-            int position = candidates.position(id);
-            if (position >= 0) {
-                positions[n++] = position;
+
+        static Tried of(CandidateSet candidates, Set<String> excluded) {
+            if (excluded.isEmpty()) {
+                return null;
             }
+            if (excluded.size() > RESOLVE_LIMIT) {
+                return new Tried(null, excluded);
+            }
+            int[] positions = new int[excluded.size()];
+            int n = 0;
+            for (String id : excluded) {
+                int position = candidates.position(id);
+                if (position >= 0) {
+                    positions[n++] = position;
+                }
+            }
+            return n == 0 ? null : new Tried(n == positions.length ? positions : Arrays.copyOf(positions, n), null);
         }
-        return n == 0 ? null : n == positions.length ? positions : Arrays.copyOf(positions, n);
     }
 
-    private static boolean contains(int[] positions, int i) {
-        if (positions == null) {
+    private static boolean isTried(Tried tried, int position, CredentialEntry entry) {
+        if (tried == null) {
             return false;
         }
-        for (int position : positions) {
-            if (position == i) {
+        if (tried.ids != null) {
+            return tried.ids.contains(entry.id);
+        }
+        for (int p : tried.positions) {
+            if (p == position) {
                 return true;
             }
         }
@@ -405,7 +423,7 @@ public final class Router {
             CandidateSet candidates,
             CredentialEntry[] entries,
             int[] weights,
-            Set<String> tried,
+            Set<String> excluded,
             Instant now,
             Pick pick,
             int position) {
@@ -417,14 +435,14 @@ public final class Router {
             row.verdict = RouteTrace.Verdict.DROPPED;
             row.reason = pick.failure;
         }
-        int[] triedPositions = triedPositions(candidates, tried);
+        Tried tried = Tried.of(candidates, excluded);
         int next = 0;
         for (int member : group.members) {
             int at = -1;
             if (next < candidates.size && candidates.ordinals[next] == member) {
                 at = next++;
             }
-            row.credentials.add(traceCredential(entries[member], at, candidates, weights, triedPositions, now, pick));
+            row.credentials.add(traceCredential(entries[member], at, candidates, weights, tried, now, pick));
         }
     }
 
@@ -433,7 +451,7 @@ public final class Router {
             int position,
             CandidateSet candidates,
             int[] weights,
-            int[] triedPositions,
+            Tried tried,
             Instant now,
             Pick pick) {
         CredentialSnapshot credential = entry.snapshot;
@@ -474,7 +492,7 @@ public final class Router {
                     weight);
         }
         int verdict = SelectionSteps.classify(
-                contains(triedPositions, position), weight <= 0, modelRow, entry.accountCoolingUntil, now);
+                isTried(tried, position, entry), weight <= 0, modelRow, entry.accountCoolingUntil, now);
         RouteTrace.Verdict shown = verdict == SelectionSteps.ELIGIBLE
                 ? RouteTrace.Verdict.ELIGIBLE
                 : verdict == SelectionSteps.COOLING ? RouteTrace.Verdict.COOLING : RouteTrace.Verdict.DROPPED;

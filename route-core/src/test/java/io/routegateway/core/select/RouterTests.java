@@ -131,6 +131,33 @@ class RouterTests {
     }
 
     @Test
+    void largeExclusionSetsAreHonouredToo() {
+        List<CredentialSnapshot> pool = new java.util.ArrayList<>();
+        Set<String> excluded = new java.util.HashSet<>();
+        for (int i = 0; i < 30; i++) {
+            String id = String.format("c%02d", i);
+            pool.add(cred(id).serves("m").build());
+            if (i % 10 != 7) {
+                excluded.add(id);
+            }
+        }
+        PoolView view = view(pool, group("g1").build());
+        for (int seed = 0; seed < 50; seed++) {
+            RouteResult.Selected selected = selected(Router.route(
+                    view,
+                    new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", null),
+                    excluded,
+                    null,
+                    new SplittableRandom(seed),
+                    NOW,
+                    false));
+            assertThat(selected.credential().credentialId()).isIn("c07", "c17", "c27");
+        }
+        excluded.addAll(Set.of("c07", "c17", "c27"));
+        assertThat(refused(route(view, KEY, "m", excluded)).code()).isEqualTo(ReasonCode.NO_AVAILABLE_CREDENTIAL);
+    }
+
+    @Test
     void refusalCarriesEarliestRecoveryWhenTheTriedCredentialsAreCooling() {
         PoolView view = view(
                 List.of(
