@@ -36,13 +36,24 @@ public final class ModelKeys {
                     catchAll = mapping;
                 }
             } else if (mapping.from().equals(requestedModel) || mapping.from().equals(stripOneM(requestedModel))) {
-                return Optional.of(mapping.passesThrough() ? requestedModel : mapping.to());
+                return Optional.of(mapping.passesThrough() ? requestedModel : keepOneM(requestedModel, mapping.to()));
             }
         }
         if (catchAll != null) {
-            return Optional.of(catchAll.passesThrough() ? requestedModel : catchAll.to());
+            return Optional.of(catchAll.passesThrough() ? requestedModel : keepOneM(requestedModel, catchAll.to()));
         }
         return Optional.empty();
+    }
+
+    /**
+     * A {@code [1m]} request keeps asking for the 1M context through a mapping whose target does not
+     * name it: same upstream model (same key), only the beta header differs.
+     */
+    private static String keepOneM(String requestedModel, String target) {
+        if (requestedModel.endsWith(ONE_M_SUFFIX) && !target.endsWith(ONE_M_SUFFIX)) {
+            return target + ONE_M_SUFFIX;
+        }
+        return target;
     }
 
     /** The model key a request is charged under, or empty when the account does not serve it. */
