@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# One command, bounded in time, loopback only: measures the gateway against a direct call to the
+# same upstream and against nginx as a plain one-hop proxy, interleaved in one run, and writes a
+# markdown report to bench/results/<timestamp>.md (docs/performance.md holds the latest).
+#
+#   bench/run.sh [--duration SECONDS] [--rounds N] [--build]
+#
+# What runs: PostgreSQL (postgres.sh) with a fresh route_bench database, one Kafka broker, the
+# demo upstream as the fast mock (JSON and SSE), nginx-light, state-service consuming every event,
+# and two gateway replicas with everything on (AccessKey auth, selection over a 50-credential pool,
+# classification, outcome + usage publishing). Every process is stopped by PID on exit.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../deploy/local/lib.sh"
+
+DURATION=10
+ROUNDS=3
+BUILD=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --duration) DURATION=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --build) BUILD=1; shift ;;
+    *) die "unknown argument $1" ;;
+  esac
+done
+
+BENCH_DIR="$LOCAL_DIR/bench"
+RESULTS_DIR="$ROOT_DIR/bench/results"
+UPSTREAM_PORT=19300
+NGINX_PORT=19301
+STATE_PORT=19081
+GATEWAY_PORT=19080
+GATEWAY_B_PORT=19083
+ADMIN_TOKEN=bench-admin-token
+SECRET_KEY=sDs8+xrgdjb1YeT1e7CxfOuCBybLeoNiShX0VxEUdcY=
+POOL_SIZE=50
+PIDS=()
+
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do stop_pid "$pid" 20 || true; done
+  [ -f "$BENCH_DIR/nginx/nginx.pid" ] && stop_pid "$(cat "$BENCH_DIR/nginx/nginx.pid")" 10 || true
+  [ -n "${KAFKA_PORT:-}" ] && "$ROOT_DIR/deploy/local/kafka.sh" stop --port "$KAFKA_PORT" || true
+}
+trap cleanup EXIT
+
+install_tools() {
+  local missing=()
+  command -v wrk >/dev/null || missing+=(wrk)
+  command -v nginx >/dev/null || missing+=(nginx-light)
+  command -v python3 >/dev/null || missing+=(python3)
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "Installing ${missing[*]}"
+    apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+build() {
+  local jar
+  for jar in gateway-service/target/quarkus-app/quarkus-run.jar state-service/target/quarkus-app/quarkus-run.jar \
+    demo-upstream/target/runtime-classpath.txt; do
+    [ -f "$ROOT_DIR/$jar" ] || BUILD=1
+  done
+  if [ "$BUILD" = 1 ]; then
+    log "Building gateway-service, state-service, demo-upstream"
+    "$MVN" -B -q -ntp -f "$ROOT_DIR/pom.xml" -DskipTests -Dspotless.check.skip=true package \
+      -pl gateway-service,state-service,demo-upstream -am
+  fi
+}
+
+fresh_database() {
+  "$ROOT_DIR/deploy/local/postgres.sh" >/dev/null
+  su postgres -c "psql -q -c 'DROP DATABASE IF EXISTS route_bench WITH (FORCE)' -c 'CREATE DATABASE route_bench OWNER route'" >/dev/null
+}
+
+start_bg() { # name, log, command...
+  local name=$1 logfile=$2
+  shift 2
+  setsid "$@" </dev/null >"$logfile" 2>&1 &
+  PIDS+=("$!")
+  eval "${name}_PID=$!"
+}
+
+wait_http() { # url, expected status, what
+  local began=$SECONDS
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" = "$2" ]; do
+    [ $((SECONDS - began)) -lt 180 ] || die "$3 not ready after 180s"
+    sleep 0.5
+  done
+}
+
+service_env() {
+  echo "ROUTE_SECRET_ENCRYPTION_KEY=$SECRET_KEY"
+  echo "KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:$KAFKA_PORT"
+  echo "ROUTE_DB_NAME=route_bench"
+  echo "QUARKUS_DATASOURCE_USERNAME=route"
+  echo "QUARKUS_DATASOURCE_PASSWORD=route"
+  echo "STATE_ADMIN_TOKEN=$ADMIN_TOKEN"
+  echo "QUARKUS_LOG_LEVEL=WARN"
+}
+
+start_services() {
+  local -a env_vars
+  mapfile -t env_vars < <(service_env)
+  start_bg STATE "$BENCH_DIR/state.log" env "${env_vars[@]}" QUARKUS_HTTP_PORT=$STATE_PORT \
+    java -Xmx384m -jar "$ROOT_DIR/state-service/target/quarkus-app/quarkus-run.jar"
+  wait_http "http://127.0.0.1:$STATE_PORT/q/health/ready" 200 state-service
+}
+
+start_gateways() {
+  local -a env_vars
+  mapfile -t env_vars < <(service_env)
+  start_bg GATEWAY "$BENCH_DIR/gateway-a.log" env "${env_vars[@]}" QUARKUS_HTTP_PORT=$GATEWAY_PORT \
+    java -Xmx256m -XX:+UseParallelGC -jar "$ROOT_DIR/gateway-service/target/quarkus-app/quarkus-run.jar"
+  start_bg GATEWAY_B "$BENCH_DIR/gateway-b.log" env "${env_vars[@]}" QUARKUS_HTTP_PORT=$GATEWAY_B_PORT \
+    java -Xmx256m -XX:+UseParallelGC -jar "$ROOT_DIR/gateway-service/target/quarkus-app/quarkus-run.jar"
+  wait_http "http://127.0.0.1:$GATEWAY_PORT/q/health/ready" 200 gateway-a
+  wait_http "http://127.0.0.1:$GATEWAY_B_PORT/q/health/ready" 200 gateway-b
+}
+
+admin() { # method path [json]
+  curl -sf -X "$1" -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' \
+    "http://127.0.0.1:$STATE_PORT/admin/v1$2" ${3:+-d "$3"}
+}
+
+seed() {
+  local i ids=()
+  admin POST /groups '{"id":"bench","name":"bench","weight_mode":"auto","affinity_enabled":false}' >/dev/null
+  for ((i = 0; i < POOL_SIZE; i++)); do
+    admin POST /credentials "{\"id\":\"bench-$i\",\"name\":\"bench $i\",\"platform\":\"openai\",\"kind\":\"api\",
+      \"base_url\":\"http://127.0.0.1:$UPSTREAM_PORT\",\"secret\":\"bench-upstream-$i\",
+      \"model_mappings\":[{\"from\":\"bench-model\",\"to\":\"bench-model\"},{\"from\":\"other-$((i % 5))\",\"to\":\"other-up-$((i % 5))\"}],
+      \"failure_policy\":{\"cooldown_enabled\":true,\"cooldown_seconds\":10},
+      \"priority\":$((i % 3 == 0 ? 0 : 1)),\"group_ids\":[\"bench\"]}" >/dev/null
+  done
+  ACCESS_KEY=$(admin POST /access-keys '{"name":"bench","group_ids":["bench"]}' |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("key") or d.get("plaintext_key") or d.get("access_key"))')
+  [ -n "$ACCESS_KEY" ] && [ "$ACCESS_KEY" != None ] || die "could not create the bench access key"
+}
+
+wrk_rps() { # url script connections
+  BENCH_KEY=$KEY wrk -t2 -c"$3" -d"${DURATION}s" -s "$ROOT_DIR/bench/$2" "$1" 2>&1 | tee -a "$RAW" |
+    awk '/Requests\/sec/ {print $2} /Non-2xx/ {print "non2xx=" $5 > "/dev/stderr"}'
+}
+
+wrk_latency() { # url -> "p50 p99" in microseconds
+  BENCH_KEY=$KEY wrk -t1 -c1 -d"${DURATION}s" --latency -s "$ROOT_DIR/bench/post-json.lua" "$1" 2>&1 | tee -a "$RAW" |
+    awk 'function us(v) { if (v ~ /us$/) return v+0; if (v ~ /ms$/) return (v+0)*1000; if (v ~ /s$/) return (v+0)*1000000; return v }
+         $1 == "50%" {p50 = us($2)} $1 == "99%" {p99 = us($2)} END {print p50, p99}'
+}
+
+rss_sampler() { # pid -> max RSS in MB on stdout when killed
+  local pid=$1 max=0 rss
+  trap 'echo $((max / 1024)); exit 0' TERM
+  while kill -0 "$pid" 2>/dev/null; do
+    rss=$(ps -o rss= -p "$pid" 2>/dev/null | tr -d ' ')
+    [ -n "$rss" ] && [ "$rss" -gt "$max" ] && max=$rss
+    sleep 0.5
+  done
+}
+
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+main() {
+  install_tools
+  build
+  mkdir -p "$BENCH_DIR/nginx" "$RESULTS_DIR"
+  local stamp
+  stamp=$(date -u +%Y%m%dT%H%M%SZ)
+  RAW="$BENCH_DIR/wrk-$stamp.log"
+  : >"$RAW"
+  fresh_database
+  KAFKA_PORT=$(free_port_pair 19392)
+  "$ROOT_DIR/deploy/local/kafka.sh" start --port "$KAFKA_PORT" >/dev/null
+  start_bg UPSTREAM "$BENCH_DIR/upstream.log" java -Xmx256m -cp \
+    "$(cat "$ROOT_DIR/demo-upstream/target/runtime-classpath.txt"):$ROOT_DIR/demo-upstream/target/classes" \
+    io.routegateway.demo.DemoUpstream "$UPSTREAM_PORT"
+  wait_http "http://127.0.0.1:$UPSTREAM_PORT/v1/models" 200 demo-upstream
+  sed "s#__DIR__#$BENCH_DIR/nginx#g; s#__UPSTREAM_PORT__#$UPSTREAM_PORT#; s#__NGINX_PORT__#$NGINX_PORT#" \
+    "$ROOT_DIR/bench/nginx.conf.template" >"$BENCH_DIR/nginx/nginx.conf"
+  nginx -c "$BENCH_DIR/nginx/nginx.conf" -p "$BENCH_DIR/nginx"
+  start_services
+  seed
+  start_gateways
+
+  local direct="http://127.0.0.1:$UPSTREAM_PORT/v1/chat/completions"
+  local viaNginx="http://127.0.0.1:$NGINX_PORT/v1/chat/completions"
+  local viaGateway="http://127.0.0.1:$GATEWAY_PORT/v1/chat/completions"
+  log "Warm-up"
+  KEY=bench-upstream-0 DURATION=5 wrk_rps "$direct" post-json.lua 50 >/dev/null
+  KEY=$ACCESS_KEY DURATION=5 wrk_rps "$viaGateway" post-json.lua 50 >/dev/null
+  KEY=$ACCESS_KEY DURATION=5 wrk_rps "$viaGateway" post-sse.lua 50 >/dev/null
+
+  local r d_json=() n_json=() g_json=() d_sse=() n_sse=() g_sse=() rss_max=0 sampler rss
+  for ((r = 1; r <= ROUNDS; r++)); do
+    log "Round $r/$ROUNDS (each run ${DURATION}s, 50 connections)"
+    d_json+=("$(KEY=bench-upstream-0 wrk_rps "$direct" post-json.lua 50)")
+    n_json+=("$(KEY=bench-upstream-0 wrk_rps "$viaNginx" post-json.lua 50)")
+    rss_sampler "$GATEWAY_PID" >"$BENCH_DIR/rss" &
+    sampler=$!
+    g_json+=("$(KEY=$ACCESS_KEY wrk_rps "$viaGateway" post-json.lua 50)")
+    d_sse+=("$(KEY=bench-upstream-0 wrk_rps "$direct" post-sse.lua 50)")
+    n_sse+=("$(KEY=bench-upstream-0 wrk_rps "$viaNginx" post-sse.lua 50)")
+    g_sse+=("$(KEY=$ACCESS_KEY wrk_rps "$viaGateway" post-sse.lua 50)")
+    kill -TERM "$sampler"; wait "$sampler" || true
+    rss=$(cat "$BENCH_DIR/rss"); [ "${rss:-0}" -gt "$rss_max" ] && rss_max=$rss
+  done
+
+  log "One-connection latency and time to first token"
+  local lat_direct lat_gateway ttft_direct ttft_gateway
+  lat_direct=$(KEY=bench-upstream-0 wrk_latency "$direct")
+  lat_gateway=$(KEY=$ACCESS_KEY wrk_latency "$viaGateway")
+  ttft_direct=$(python3 "$ROOT_DIR/bench/ttft.py" "$UPSTREAM_PORT" bench-upstream-0 1000 stream)
+  ttft_gateway=$(python3 "$ROOT_DIR/bench/ttft.py" "$GATEWAY_PORT" "$ACCESS_KEY" 1000 stream)
+
+  log "Propagation lag between gateway replicas"
+  local lag
+  lag=$(python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" "$ACCESS_KEY" 2>>"$RAW" || echo '{"error":"not measured"}')
+
+  log "JMH: selection over 1,000 credentials"
+  local jmh
+  jmh=$("$ROOT_DIR/bench/jmh.sh" 2>>"$RAW" | tail -n 5 || echo "not measured")
+
+  local report="$RESULTS_DIR/$stamp.md"
+  python3 "$ROOT_DIR/bench/report.py" "$report" \
+    "$(median "${d_json[@]}")" "$(median "${n_json[@]}")" "$(median "${g_json[@]}")" \
+    "$(median "${d_sse[@]}")" "$(median "${n_sse[@]}")" "$(median "${g_sse[@]}")" \
+    "$lat_direct" "$lat_gateway" "$ttft_direct" "$ttft_gateway" "$rss_max" "$lag" "$jmh" \
+    "${d_json[*]}|${n_json[*]}|${g_json[*]}|${d_sse[*]}|${n_sse[*]}|${g_sse[*]}" "$DURATION" "$ROUNDS" "$POOL_SIZE"
+  cp "$report" "$ROOT_DIR/docs/performance.md"
+  log "Report: $report (copied to docs/performance.md)"
+  cat "$report"
+}
+
+main
