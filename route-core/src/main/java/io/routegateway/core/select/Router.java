@@ -16,12 +16,13 @@ import io.routegateway.core.state.ModelState;
  * The one routing entry point of the request path: AccessKey decision → group selection →
  * credential selection (the five steps, then the chooser), with group failover.
  *
- * <p>Per group, the candidates of steps 1–3 come precomputed from the {@link PoolView}; the
- * request runs step 5 with {@link SelectionSteps#classify} over them, in original order, stopping
- * at the first eligible candidate (which sits in the lowest priority tier); then the affinity
- * credential if eligible, else a weighted draw inside that tier — the distribution of {@link
- * CredentialChooser}, sampled by rejection over precomputed prefix sums (see {@link
- * #chooseInTier}), so a typical request touches a few candidates rather than the whole tier. When nothing is eligible, the soonest-recovering cooling candidate (stable tiebreak on
+ * <p>Per group, the candidates of steps 1–3 come precomputed from the {@link PoolView}. The
+ * affinity credential is taken first if it is eligible. Otherwise step 5 runs with {@link
+ * SelectionSteps#classify} over the candidates in original order, stopping at the first eligible
+ * one (which sits in the lowest priority tier), and a weighted draw picks inside that tier — the
+ * distribution of {@link CredentialChooser}, sampled by rejection over precomputed prefix sums
+ * (see {@link #chooseInTier}), so a typical request touches a few candidates rather than the whole
+ * tier. When nothing is eligible, the soonest-recovering cooling candidate (stable tiebreak on
  * original order) is the single fallback. A group that yields nothing hands over to the next group
  * of the failover order.
  *
