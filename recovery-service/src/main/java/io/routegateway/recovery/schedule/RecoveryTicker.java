@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.recovery.RecoveryAction;
@@ -35,8 +36,10 @@ import org.jboss.logging.Logger;
  * The recovery ticker: every {@code recovery.tick-seconds}, the replica that holds the leader lock
  * walks every non-archived account, decides with route-core what each needs on this tick, and
  * publishes it. It only wires: load → {@link RecoveryDecisions#decide} → publish. The scheduler's
- * SKIP only prevents overlap inside this process; across replicas the advisory lock does.
+ * SKIP only prevents overlap inside this process; across replicas the advisory lock does. Created
+ * at start-up, so the leadership gauge exists before the first tick.
  */
+@Startup
 @ApplicationScoped
 public class RecoveryTicker {
 
@@ -79,7 +82,7 @@ public class RecoveryTicker {
         this.publisher = publisher;
         this.clock = clock;
         this.meters = meters;
-        this.defaultZone = config.defaultTimeZone().orElse(ZoneId.systemDefault());
+        this.defaultZone = RecoveryServiceConfig.defaultZone(config);
         this.probeConcurrency = config.probe().concurrency();
         Gauge.builder("recovery.leader", leadership, held -> held.isLeader() ? 1 : 0)
                 .description("1 while this replica holds the recovery leader lock and ticks, 0 while it stands by")

@@ -4,18 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import jakarta.inject.Inject;
-
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.routegateway.core.event.CredentialEvent;
-import io.routegateway.recovery.support.MutableClock;
+import io.routegateway.recovery.support.RecoveryIntegrationTest;
 import io.routegateway.recovery.support.RecoveryTestProfile;
-import io.routegateway.recovery.support.TestCredentials;
-import io.routegateway.recovery.support.TopicRecords;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static io.routegateway.recovery.support.TestCredentials.credential;
@@ -25,42 +18,13 @@ import static org.awaitility.Awaitility.await;
 /** Scheduled mode end to end: PostgreSQL rows in, events on the real {@code route.outcomes} out. */
 @QuarkusTest
 @TestProfile(RecoveryTestProfile.class)
-class ScheduledRecoveryTests {
+class ScheduledRecoveryTests extends RecoveryIntegrationTest {
 
     static final String MIDNIGHT_UTC =
             "{\"recovery\":{\"mode\":\"scheduled\",\"times\":[\"00:00\"],\"time_zone\":\"UTC\"}}";
 
-    static TopicRecords topics;
-
-    @Inject
-    RecoveryTicker ticker;
-
-    @Inject
-    MutableClock clock;
-
-    @Inject
-    TestCredentials credentials;
-
-    @BeforeAll
-    static void readTopics() {
-        topics = TopicRecords.start();
-    }
-
-    @AfterAll
-    static void stopReading() {
-        topics.close();
-    }
-
-    @BeforeEach
-    void onlyThisTestsAccounts() {
-        credentials.deleteAll();
-    }
-
     TickReport tickAt(String instant) {
-        clock.set(instant);
-        TickReport report = ticker.tick().await().atMost(Duration.ofSeconds(30));
-        assertThat(report.leader()).as("the only replica leads").isTrue();
-        return report;
+        return tickAt(Instant.parse(instant));
     }
 
     /** Waits until every event of this tick is on the topic: a marker account fires at each tick. */

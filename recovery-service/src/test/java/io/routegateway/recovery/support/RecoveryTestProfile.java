@@ -7,7 +7,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
  * Tests drive the ticks themselves with a {@link MutableClock}: the scheduler is off, so no tick
- * runs behind a test's back, and rules without a zone read as UTC.
+ * runs behind a test's back. Upstream ceilings are short so a stalled mock cannot hold a test.
  */
 public class RecoveryTestProfile implements QuarkusTestProfile {
 
@@ -15,7 +15,6 @@ public class RecoveryTestProfile implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         return Map.of(
                 "quarkus.scheduler.enabled", "false",
-                "recovery.default-time-zone", "UTC",
                 "recovery.upstream.connect-timeout", "2s",
                 "recovery.upstream.read-gap-timeout", "2s");
     }

@@ -6,7 +6,9 @@ import java.util.UUID;
 
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.failure.FailureKind;
+import io.routegateway.core.failure.OutcomeClassifier;
 import io.routegateway.core.failure.Verdict;
+import io.routegateway.core.forward.AttemptEvents;
 
 /**
  * What one model connectivity test means for the account: the outcome event to publish (if any)
@@ -49,59 +51,24 @@ public record ModelTestOutcome(
                     null,
                     new CredentialEvent.ModelTestSucceeded(eventId, credentialId, occurredAt, modelKey, explicitTest));
         }
+        // a failing test is charged exactly like a failing forwarding attempt
+        CredentialEvent failureEvent = AttemptEvents.of(verdict, credentialId, modelKey, eventId, occurredAt)
+                .orElse(null);
         if (verdict instanceof Verdict.Transient failure) {
-            return new ModelTestOutcome(
-                    false,
-                    failure.status(),
-                    failure.kind(),
-                    failure.message(),
-                    new CredentialEvent.TransientFailureRecorded(
-                            eventId,
-                            credentialId,
-                            occurredAt,
-                            modelKey,
-                            failure.kind().label(),
-                            failure.status(),
-                            failure.message(),
-                            failure.body()));
+            return new ModelTestOutcome(false, failure.status(), failure.kind(), failure.message(), failureEvent);
         }
         if (verdict instanceof Verdict.Permanent failure) {
-            return new ModelTestOutcome(
-                    false,
-                    failure.status(),
-                    failure.kind(),
-                    failure.message(),
-                    new CredentialEvent.PermanentFailureRecorded(
-                            eventId,
-                            credentialId,
-                            occurredAt,
-                            modelKey,
-                            failure.kind().label(),
-                            failure.status(),
-                            failure.message(),
-                            failure.body()));
+            return new ModelTestOutcome(false, failure.status(), failure.kind(), failure.message(), failureEvent);
         }
         if (verdict instanceof Verdict.QuotaExhausted quota) {
-            return new ModelTestOutcome(
-                    false,
-                    quota.status(),
-                    quota.kind(),
-                    quota.message(),
-                    new CredentialEvent.QuotaExhaustionRecorded(
-                            eventId,
-                            credentialId,
-                            occurredAt,
-                            modelKey,
-                            quota.status(),
-                            quota.message(),
-                            quota.body()));
+            return new ModelTestOutcome(false, quota.status(), quota.kind(), quota.message(), failureEvent);
         }
         if (verdict instanceof Verdict.NotAFailure notAFailure) {
             return new ModelTestOutcome(
                     false,
                     notAFailure.status(),
                     null,
-                    "upstream returned " + notAFailure.status()
+                    OutcomeClassifier.synthesized(notAFailure.status())
                             + ", a client-side error that is not charged to the credential",
                     null);
         }
