@@ -1,0 +1,201 @@
+package io.routegateway.state.consume;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.state.CredentialHealth;
+import io.routegateway.core.state.CredentialProfile;
+import io.routegateway.core.state.HealthChange;
+import io.routegateway.core.state.ModelState;
+import io.routegateway.core.state.StateTransition;
+import io.routegateway.core.state.Transition;
+import io.routegateway.state.apply.ApplyResult;
+import io.routegateway.state.apply.HealthDiff;
+import io.routegateway.state.publish.OutboxRelay;
+import io.routegateway.state.publish.StateOutbox;
+import io.routegateway.state.repository.CredentialEntity;
+import io.routegateway.state.repository.CredentialModelEntity;
+import io.routegateway.state.repository.CredentialModelRepository;
+import io.routegateway.state.repository.CredentialRepository;
+import io.routegateway.state.repository.ProcessedEventEntity;
+import io.routegateway.state.repository.ProcessedEventRepository;
+import io.routegateway.state.repository.RuntimeSettingRepository;
+import io.routegateway.state.repository.StateRows;
+import io.routegateway.state.repository.TimelineEntity;
+import io.routegateway.state.repository.TimelineRepository;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Applies {@link CredentialEvent}s to the database: the one write path of credential health, used
+ * by the outcome consumer and by the admin API's manual actions (pause, resume, clear, clear all,
+ * restore), so both go through the same transition and the same outbox.
+ *
+ * <p>One transaction per event: lock the account row, skip an event id seen before, load the model
+ * rows, run {@link StateTransition#apply} (escalation included, under the lock), write only what
+ * changed, append the timeline, bump {@code state_version}, queue the snapshot, record the event id.
+ */
+@ApplicationScoped
+public class CredentialEventService {
+
+    private final CredentialRepository credentials;
+    private final CredentialModelRepository models;
+    private final ProcessedEventRepository processedEvents;
+    private final TimelineRepository timeline;
+    private final RuntimeSettingRepository settings;
+    private final StateOutbox stateOutbox;
+    private final OutboxRelay relay;
+    private final Clock clock;
+    private final EventMetrics metrics;
+
+    public CredentialEventService(
+            CredentialRepository credentials,
+            CredentialModelRepository models,
+            ProcessedEventRepository processedEvents,
+            TimelineRepository timeline,
+            RuntimeSettingRepository settings,
+            StateOutbox stateOutbox,
+            OutboxRelay relay,
+            Clock clock,
+            EventMetrics metrics) {
+        this.credentials = credentials;
+        this.models = models;
+        this.processedEvents = processedEvents;
+        this.timeline = timeline;
+        this.settings = settings;
+        this.stateOutbox = stateOutbox;
+        this.relay = relay;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Applies the event in its own transaction and, once that committed, starts publishing the new
+     * snapshot. Use this outside a transaction.
+     *
+     * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
+     */
+    public Uni<ApplyResult> apply(CredentialEvent event) {
+        Timer.Sample sample = metrics.startApply();
+        return applyInTransaction(event).invoke(result -> {
+            metrics.applied(sample, result);
+            if (result.kind() == ApplyResult.Kind.CHANGED) {
+                relay.trigger();
+            }
+        });
+    }
+
+    /**
+     * Applies the event inside the caller's transaction if there is one (else in a new one). The
+     * snapshot is queued in the same transaction; it is published after the commit, by the relay's
+     * next round ({@code OutboxRelay.trigger()} right after the commit makes that immediate).
+     *
+     * @return {@link ApplyResult.Kind#DUPLICATE} when the event id was applied before (nothing is
+     *     written), {@link ApplyResult.Kind#UNCHANGED} when the transition changed nothing stored
+     * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
+     */
+    public Uni<ApplyResult> applyInTransaction(CredentialEvent event) {
+        if (event.eventId() == null || event.credentialId() == null || event.occurredAt() == null) {
+            return Uni.createFrom()
+                    .failure(new PoisonMessageException(
+                            "event_id, credential_id and occurred_at are required (" + event.type() + ")"));
+        }
+        return Panache.withTransaction(() -> credentials
+                .findForUpdate(event.credentialId())
+                .onItem()
+                .ifNull()
+                .failWith(() -> new UnknownCredentialException(event.credentialId()))
+                .flatMap(row -> processedEvents
+                        .findById(event.eventId())
+                        .flatMap(seen -> seen != null
+                                ? Uni.createFrom()
+                                        .item(new ApplyResult(
+                                                event.eventId(),
+                                                row.id,
+                                                ApplyResult.Kind.DUPLICATE,
+                                                row.stateVersion,
+                                                List.of()))
+                                : applyLocked(row, event))));
+    }
+
+    private Uni<ApplyResult> applyLocked(CredentialEntity row, CredentialEvent event) {
+        Instant now = clock.instant();
+        return models.listForCredential(row.id)
+                .flatMap(modelRows -> settings.current().flatMap(runtime -> {
+                    CredentialProfile profile = StateRows.profile(row, runtime.blacklistThreshold());
+                    CredentialHealth before = StateRows.health(row, modelRows);
+                    Transition transition = StateTransition.apply(profile, before, event);
+                    HealthDiff diff = HealthDiff.between(before, transition.next());
+                    Uni<Void> written = diff.changesState()
+                            ? write(row, modelRows, diff, transition, event)
+                            : Uni.createFrom().voidItem();
+                    return written.flatMap(ignored -> processedEvents.persist(
+                                    new ProcessedEventEntity(event.eventId(), row.id, event.type(), now)))
+                            .map(ignored -> new ApplyResult(
+                                    event.eventId(),
+                                    row.id,
+                                    diff.changesState() ? ApplyResult.Kind.CHANGED : ApplyResult.Kind.UNCHANGED,
+                                    row.stateVersion,
+                                    diff.changesState() ? transition.changes() : List.of()));
+                }));
+    }
+
+    private Uni<Void> write(
+            CredentialEntity row,
+            List<CredentialModelEntity> modelRows,
+            HealthDiff diff,
+            Transition transition,
+            CredentialEvent event) {
+        if (diff.account() != null) {
+            StateRows.writeAccount(row, diff.account());
+        }
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (String key : diff.deletions()) {
+            CredentialModelEntity doomed = find(modelRows, key);
+            chain = chain.flatMap(ignored -> models.delete(doomed));
+        }
+        for (ModelState model : diff.upserts()) {
+            CredentialModelEntity existing = find(modelRows, model.modelKey());
+            if (existing != null) {
+                StateRows.writeModel(existing, model);
+            } else {
+                chain = chain.flatMap(ignored ->
+                        models.persist(StateRows.newModelRow(row.id, model)).replaceWithVoid());
+            }
+        }
+        for (HealthChange change : transition.changes()) {
+            chain = chain.flatMap(ignored ->
+                    timeline.persist(timelineLine(row.id, change, event)).replaceWithVoid());
+        }
+        return chain.flatMap(ignored -> stateOutbox.credentialChanged(row, transition.next()))
+                .replaceWithVoid();
+    }
+
+    private static CredentialModelEntity find(List<CredentialModelEntity> rows, String modelKey) {
+        for (CredentialModelEntity row : rows) {
+            if (row.modelKey.equals(modelKey)) {
+                return row;
+            }
+        }
+        return null;
+    }
+
+    private static TimelineEntity timelineLine(String credentialId, HealthChange change, CredentialEvent event) {
+        TimelineEntity line = new TimelineEntity();
+        line.credentialId = credentialId;
+        line.modelKey = change.modelKey();
+        line.occurredAt = event.occurredAt();
+        line.fromCondition = change.from();
+        line.toCondition = change.to();
+        line.cause = change.cause();
+        line.until = change.until();
+        line.detail = change.detail();
+        line.eventId = event.eventId();
+        return line;
+    }
+}

@@ -1,0 +1,87 @@
+package io.routegateway.state.consume;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.routegateway.state.apply.ApplyResult;
+
+/**
+ * Meters of event application: {@code state.events.applied} (tag {@code result}: {@code changed} or
+ * {@code unchanged}), {@code state.events.duplicate}, {@code state.events.dead_lettered} (tag {@code
+ * reason}), the {@code state.events.apply} timer (one transaction, lock to commit), and {@code
+ * state.usage.records} / {@code state.usage.rejected} for usage records.
+ */
+@ApplicationScoped
+public class EventMetrics {
+
+    static final String APPLIED = "state.events.applied";
+    static final String DUPLICATE = "state.events.duplicate";
+    static final String DEAD_LETTERED = "state.events.dead_lettered";
+    static final String APPLY = "state.events.apply";
+    static final String USAGE_RECORDS = "state.usage.records";
+    static final String USAGE_REJECTED = "state.usage.rejected";
+
+    private final MeterRegistry registry;
+    private final Counter changed;
+    private final Counter unchanged;
+    private final Counter duplicate;
+    private final Timer apply;
+    private final Counter usageRecords;
+    private final Counter usageRejected;
+
+    public EventMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.changed = Counter.builder(APPLIED)
+                .description("Outcome events applied")
+                .tag("result", "changed")
+                .register(registry);
+        this.unchanged = Counter.builder(APPLIED)
+                .description("Outcome events applied")
+                .tag("result", "unchanged")
+                .register(registry);
+        this.duplicate = Counter.builder(DUPLICATE)
+                .description("Redelivered outcome events that changed nothing")
+                .register(registry);
+        this.apply = Timer.builder(APPLY)
+                .description("Applying one outcome event: one database transaction")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        this.usageRecords = Counter.builder(USAGE_RECORDS)
+                .description("Usage records offered to request_logs (duplicates included)")
+                .register(registry);
+        this.usageRejected = Counter.builder(USAGE_REJECTED)
+                .description("Usage records that could not be parsed and were skipped")
+                .register(registry);
+    }
+
+    Timer.Sample startApply() {
+        return Timer.start(registry);
+    }
+
+    void applied(Timer.Sample sample, ApplyResult result) {
+        sample.stop(apply);
+        switch (result.kind()) {
+            case CHANGED -> changed.increment();
+            case UNCHANGED -> unchanged.increment();
+            case DUPLICATE -> duplicate.increment();
+        }
+    }
+
+    void deadLettered(String reason) {
+        Counter.builder(DEAD_LETTERED)
+                .description("Outcome messages sent to the dead-letter topic")
+                .tag("reason", reason)
+                .register(registry)
+                .increment();
+    }
+
+    void usageRecords(int count) {
+        usageRecords.increment(count);
+    }
+
+    void usageRejected() {
+        usageRejected.increment();
+    }
+}

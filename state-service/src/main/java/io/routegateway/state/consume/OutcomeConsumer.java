@@ -1,0 +1,92 @@
+package io.routegateway.state.consume;
+
+import java.time.Duration;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.json.Json;
+import io.smallrye.mutiny.Uni;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
+
+/**
+ * Consumes {@code route.outcomes} (key = credential id, so one credential's events arrive in order)
+ * and applies each event through {@link CredentialEventService#apply}. A message that can never be
+ * applied fails with a {@link PoisonMessageException}: the channel's {@code dead-letter-queue}
+ * failure strategy sends it, with its key, payload and the error, to {@code route.outcomes.dlq} and
+ * the partition moves on. A passing infrastructure failure (database unreachable, deadlock) is
+ * retried with backoff instead, so no good event is dead-lettered because PostgreSQL restarted.
+ */
+@ApplicationScoped
+public class OutcomeConsumer {
+
+    /** The channel name, shared with configuration and tests. */
+    public static final String CHANNEL = "outcomes";
+
+    private static final Logger LOG = Logger.getLogger(OutcomeConsumer.class);
+    private static final Duration FIRST_RETRY = Duration.ofMillis(100);
+    private static final Duration MAX_RETRY = Duration.ofSeconds(10);
+
+    private final CredentialEventService service;
+    private final EventMetrics metrics;
+
+    public OutcomeConsumer(CredentialEventService service, EventMetrics metrics) {
+        this.service = service;
+        this.metrics = metrics;
+    }
+
+    @Incoming(CHANNEL)
+    public Uni<Void> consume(ConsumerRecord<String, String> record) {
+        CredentialEvent event;
+        try {
+            event = parse(record.value());
+        } catch (PoisonMessageException e) {
+            return deadLetter(record, "unparsable", e);
+        }
+        return service.apply(event)
+                .onFailure(Failures::isTransient)
+                .retry()
+                .withBackOff(FIRST_RETRY, MAX_RETRY)
+                .indefinitely()
+                .replaceWithVoid()
+                .onFailure()
+                .recoverWithUni(failure -> deadLetter(record, reason(failure), poison(failure)));
+    }
+
+    /** Reads one outcome message; anything that is not a known event type is poison. */
+    static CredentialEvent parse(String payload) {
+        if (payload == null || payload.isBlank()) {
+            throw new PoisonMessageException("empty outcome message");
+        }
+        try {
+            return Json.MAPPER.readValue(payload, CredentialEvent.class);
+        } catch (InvalidTypeIdException e) {
+            throw new PoisonMessageException("unknown event type " + e.getTypeId(), e);
+        } catch (JsonProcessingException e) {
+            throw new PoisonMessageException("unparsable outcome event: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private Uni<Void> deadLetter(ConsumerRecord<String, String> record, String reason, PoisonMessageException e) {
+        metrics.deadLettered(reason);
+        LOG.warnf(
+                "Outcome message %s-%d@%d (key %s) goes to the dead-letter topic: %s",
+                record.topic(), record.partition(), record.offset(), record.key(), e.getMessage());
+        // failing the message hands it to the dead-letter-queue failure strategy
+        return Uni.createFrom().failure(e);
+    }
+
+    private static String reason(Throwable failure) {
+        return failure instanceof UnknownCredentialException ? "unknown_credential" : "rejected";
+    }
+
+    private static PoisonMessageException poison(Throwable failure) {
+        return failure instanceof PoisonMessageException poison
+                ? poison
+                : new PoisonMessageException("event rejected: " + failure, failure);
+    }
+}

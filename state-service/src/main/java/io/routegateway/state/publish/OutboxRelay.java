@@ -1,0 +1,197 @@
+package io.routegateway.state.publish;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
+import io.routegateway.state.repository.OutboxEntity;
+import io.routegateway.state.repository.OutboxRepository;
+import io.smallrye.common.vertx.VertxContext;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes {@code state_outbox} rows to their compacted topics and deletes them once the broker
+ * acknowledged them. A row survives any crash between the commit that wrote it and its publication
+ * and is sent by a later round, so no committed state is ever lost to the topics.
+ *
+ * <p>A round runs in one transaction that first takes a transaction-scoped advisory lock, so one
+ * relay publishes at a time across all replicas (two relays could interleave an old and a new
+ * snapshot of one key). It sends only the newest row per key ({@link LatestPerKey}), waits for the
+ * acknowledgements, returns to its Vert.x context (Hibernate Reactive must not continue on the Kafka
+ * client thread, HR000069) and deletes what was acknowledged. Rounds run after each commit that
+ * queued a row ({@link #trigger}) and on a short poll interval; triggers during a round coalesce into
+ * one more round.
+ */
+@ApplicationScoped
+public class OutboxRelay {
+
+    /** The advisory lock key of the relay ("outbox" in ASCII). */
+    static final long LOCK_KEY = 0x6f7574626f78L;
+
+    static final String LAG = "state.outbox.publication.lag";
+    static final String SIZE = "state.outbox.size";
+    static final String PUBLISHED = "state.outbox.published";
+    static final String FAILED = "state.outbox.send.failures";
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+
+    private final OutboxRepository outbox;
+    private final StateTopicSender sender;
+    private final Vertx vertx;
+    private final Clock clock;
+    private final OutboxConfig config;
+    private final Timer lag;
+    private final Counter published;
+    private final Counter failed;
+    // deliberately concurrent: triggers arrive from any thread, rounds run one at a time
+    private final AtomicBoolean ready = new AtomicBoolean();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean requested = new AtomicBoolean();
+    private final AtomicLong size = new AtomicLong();
+
+    public OutboxRelay(
+            OutboxRepository outbox,
+            StateTopicSender sender,
+            Vertx vertx,
+            Clock clock,
+            OutboxConfig config,
+            MeterRegistry registry) {
+        this.outbox = outbox;
+        this.sender = sender;
+        this.vertx = vertx;
+        this.clock = clock;
+        this.config = config;
+        this.lag = Timer.builder(LAG)
+                .description("From the commit that queued a snapshot to the broker's acknowledgement")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        this.published = Counter.builder(PUBLISHED)
+                .description("Outbox messages acknowledged by the broker")
+                .register(registry);
+        this.failed = Counter.builder(FAILED)
+                .description("Outbox messages the broker did not acknowledge (kept for a later round)")
+                .register(registry);
+        Gauge.builder(SIZE, size, AtomicLong::get)
+                .description("Rows in state_outbox after the last relay round")
+                .register(registry);
+    }
+
+    /** Starts publishing: called once the compacted topics exist. */
+    void start() {
+        ready.set(true);
+        trigger();
+    }
+
+    /** Asks for a round now; a round already running is followed by one more. Never blocks. */
+    public void trigger() {
+        requested.set(true);
+        if (ready.get() && running.compareAndSet(false, true)) {
+            startRound();
+        }
+    }
+
+    @Scheduled(
+            identity = "state-outbox-poll",
+            every = "${state.outbox.poll-interval}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void poll() {
+        trigger();
+    }
+
+    private void startRound() {
+        requested.set(false);
+        // a fresh duplicated context: its own Hibernate Reactive session, never a caller's; flagged
+        // safe (isolated), as Hibernate Reactive Panache requires
+        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
+        VertxContextSafetyToggle.setContextSafe(context, true);
+        context.runOnContext(ignored -> round(context).subscribe().with(full -> finished(full), failure -> {
+            LOG.warnf("Outbox relay round failed, the rows stay for the next round: %s", failure.toString());
+            finished(false);
+        }));
+    }
+
+    private void finished(boolean full) {
+        running.set(false);
+        if ((full || requested.get()) && running.compareAndSet(false, true)) {
+            startRound();
+        }
+    }
+
+    /** One round; true when it read a full batch (more rows are probably waiting). */
+    private Uni<Boolean> round(Context context) {
+        Executor onContext = command -> context.runOnContext(ignored -> command.run());
+        int batchSize = config.batchSize();
+        return Panache.withTransaction(() -> tryLock().flatMap(locked -> {
+            if (!locked) {
+                return Uni.createFrom().item(false);
+            }
+            return outbox.oldest(batchSize)
+                    .flatMap(rows -> publish(rows, onContext)
+                            .flatMap(ids -> outbox.deleteByIds(ids))
+                            .flatMap(deleted -> outbox.count())
+                            .invoke(size::set)
+                            .map(remaining -> rows.size() == batchSize));
+        }));
+    }
+
+    private static Uni<Boolean> tryLock() {
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery(
+                                "select pg_try_advisory_xact_lock(" + LOCK_KEY + ")", Boolean.class)
+                        .getSingleResult());
+    }
+
+    /** Sends the newest row of each key and returns the ids that the acknowledgements cover. */
+    private Uni<List<Long>> publish(List<OutboxEntity> rows, Executor onContext) {
+        if (rows.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        List<OutboxEntity> latest = LatestPerKey.select(rows);
+        List<Uni<OutboxEntity>> sends = new ArrayList<>(latest.size());
+        for (OutboxEntity row : latest) {
+            sends.add(sender.send(row.topic, row.messageKey, row.payload)
+                    .map(ignored -> acknowledged(row))
+                    .onFailure()
+                    .recoverWithItem(failure -> notAcknowledged(row, failure)));
+        }
+        return Uni.join()
+                .all(sends)
+                .andFailFast()
+                // back on the round's Vert.x context before Hibernate Reactive continues
+                .emitOn(onContext)
+                .map(results -> LatestPerKey.covered(
+                        rows, results.stream().filter(Objects::nonNull).toList()));
+    }
+
+    private OutboxEntity acknowledged(OutboxEntity row) {
+        published.increment();
+        Duration sinceCommit = Duration.between(row.createdAt, clock.instant());
+        lag.record(sinceCommit.isNegative() ? Duration.ZERO : sinceCommit);
+        return row;
+    }
+
+    private OutboxEntity notAcknowledged(OutboxEntity row, Throwable failure) {
+        failed.increment();
+        LOG.warnf(
+                "Publishing %s key %s (outbox row %d) failed, retrying in a later round: %s",
+                row.topic, row.messageKey, row.id, failure.toString());
+        return null;
+    }
+}

@@ -1,0 +1,174 @@
+package io.routegateway.state.publish;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.persistence.LockModeType;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.VertxContextSupport;
+import io.routegateway.state.repository.AccessKeyEntity;
+import io.routegateway.state.repository.AccessKeyGroupEntity;
+import io.routegateway.state.repository.AccessKeyGroupRepository;
+import io.routegateway.state.repository.AccessKeyRepository;
+import io.routegateway.state.repository.CredentialEntity;
+import io.routegateway.state.repository.CredentialModelEntity;
+import io.routegateway.state.repository.CredentialModelRepository;
+import io.routegateway.state.repository.CredentialRepository;
+import io.routegateway.state.repository.GroupCredentialEntity;
+import io.routegateway.state.repository.GroupCredentialRepository;
+import io.routegateway.state.repository.GroupEntity;
+import io.routegateway.state.repository.GroupRepository;
+import io.routegateway.state.repository.StateRows;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import org.jboss.logging.Logger;
+
+/**
+ * At start-up: prepares the compacted topics, queues a fresh snapshot of every credential, access
+ * key and group (so a new reader can build its whole view from the topics alone, even if compaction
+ * or retention lost something), then starts the relay. Snapshots keep their current versions.
+ * Rows are read {@code FOR SHARE}: a concurrent writer's newer snapshot can never be queued before
+ * this older one.
+ */
+@ApplicationScoped
+public class StartupRepublisher {
+
+    private static final Logger LOG = Logger.getLogger(StartupRepublisher.class);
+
+    private final CompactedTopics topics;
+    private final CredentialRepository credentials;
+    private final CredentialModelRepository models;
+    private final GroupCredentialRepository groupCredentials;
+    private final GroupRepository groups;
+    private final AccessKeyRepository accessKeys;
+    private final AccessKeyGroupRepository accessKeyGroups;
+    private final StateOutbox stateOutbox;
+    private final OutboxRelay relay;
+    private final Clock clock;
+
+    public StartupRepublisher(
+            CompactedTopics topics,
+            CredentialRepository credentials,
+            CredentialModelRepository models,
+            GroupCredentialRepository groupCredentials,
+            GroupRepository groups,
+            AccessKeyRepository accessKeys,
+            AccessKeyGroupRepository accessKeyGroups,
+            StateOutbox stateOutbox,
+            OutboxRelay relay,
+            Clock clock) {
+        this.topics = topics;
+        this.credentials = credentials;
+        this.models = models;
+        this.groupCredentials = groupCredentials;
+        this.groups = groups;
+        this.accessKeys = accessKeys;
+        this.accessKeyGroups = accessKeyGroups;
+        this.stateOutbox = stateOutbox;
+        this.relay = relay;
+        this.clock = clock;
+    }
+
+    void onStart(@Observes StartupEvent event) throws Throwable {
+        topics.ensure();
+        int queued = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(this::queueEverything));
+        LOG.infof("Queued %d snapshots for republication", queued);
+        relay.start();
+    }
+
+    Uni<Integer> queueEverything() {
+        Instant now = clock.instant();
+        return credentials
+                .findAll()
+                .withLock(LockModeType.PESSIMISTIC_READ)
+                .list()
+                .flatMap(credentialRows -> models.listAll()
+                        .flatMap(modelRows -> groupCredentials
+                                .listAll()
+                                .flatMap(memberships -> queueCredentials(credentialRows, modelRows, memberships, now))))
+                .flatMap(credentialCount -> groups.findAll()
+                        .withLock(LockModeType.PESSIMISTIC_READ)
+                        .list()
+                        .flatMap(groupRows -> queueGroups(groupRows, now))
+                        .map(groupCount -> credentialCount + groupCount))
+                .flatMap(count -> accessKeys
+                        .findAll()
+                        .withLock(LockModeType.PESSIMISTIC_READ)
+                        .list()
+                        .flatMap(keyRows ->
+                                accessKeyGroups.listAll().flatMap(scopes -> queueAccessKeys(keyRows, scopes, now)))
+                        .map(keyCount -> count + keyCount));
+    }
+
+    private Uni<Integer> queueCredentials(
+            List<CredentialEntity> rows,
+            List<CredentialModelEntity> modelRows,
+            List<GroupCredentialEntity> memberships,
+            Instant now) {
+        Map<String, List<CredentialModelEntity>> modelsById = new HashMap<>();
+        for (CredentialModelEntity model : modelRows) {
+            modelsById
+                    .computeIfAbsent(model.routeCredentialId, id -> new ArrayList<>())
+                    .add(model);
+        }
+        Map<String, List<String>> groupIdsById = new HashMap<>();
+        for (GroupCredentialEntity membership : memberships) {
+            groupIdsById
+                    .computeIfAbsent(membership.credentialId, id -> new ArrayList<>())
+                    .add(membership.groupId);
+        }
+        return inOrder(
+                rows,
+                row -> stateOutbox.queueCredential(
+                        row,
+                        StateRows.health(row, modelsById.getOrDefault(row.id, List.of())),
+                        sorted(groupIdsById.getOrDefault(row.id, List.of())),
+                        now));
+    }
+
+    private Uni<Integer> queueGroups(List<GroupEntity> rows, Instant now) {
+        return inOrder(rows, row -> stateOutbox.queueGroup(row, now));
+    }
+
+    private Uni<Integer> queueAccessKeys(List<AccessKeyEntity> rows, List<AccessKeyGroupEntity> scopes, Instant now) {
+        Map<String, List<AccessKeyGroupEntity>> scopeById = new HashMap<>();
+        for (AccessKeyGroupEntity scope : scopes) {
+            scopeById
+                    .computeIfAbsent(scope.accessKeyId, id -> new ArrayList<>())
+                    .add(scope);
+        }
+        return inOrder(rows, row -> {
+            List<String> groupIds = scopeById.getOrDefault(row.id, List.of()).stream()
+                    .sorted((left, right) -> left.position != right.position
+                            ? Integer.compare(left.position, right.position)
+                            : left.groupId.compareTo(right.groupId))
+                    .map(scope -> scope.groupId)
+                    .toList();
+            return stateOutbox.queueAccessKey(row, groupIds, now);
+        });
+    }
+
+    /** One session runs one statement at a time: queue the rows one after the other. */
+    private static <T> Uni<Integer> inOrder(List<T> rows, Function<T, Uni<Void>> queue) {
+        return Multi.createFrom()
+                .iterable(rows)
+                .onItem()
+                .transformToUniAndConcatenate(row -> queue.apply(row))
+                .collect()
+                .last()
+                .replaceWith(rows.size());
+    }
+
+    private static List<String> sorted(List<String> values) {
+        return values.stream().sorted().toList();
+    }
+}

@@ -1,0 +1,148 @@
+package io.routegateway.state.publish;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.state.CredentialHealth;
+import io.routegateway.state.repository.AccessKeyEntity;
+import io.routegateway.state.repository.AccessKeyGroupRepository;
+import io.routegateway.state.repository.CredentialEntity;
+import io.routegateway.state.repository.CredentialModelRepository;
+import io.routegateway.state.repository.GroupCredentialRepository;
+import io.routegateway.state.repository.GroupEntity;
+import io.routegateway.state.repository.OutboxEntity;
+import io.routegateway.state.repository.OutboxRepository;
+import io.routegateway.state.repository.StateRows;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Queues snapshots for the compacted topics inside the caller's transaction: a state change and
+ * its outbox row commit together or not at all, and {@link OutboxRelay} publishes the row after the
+ * commit. Every method must run inside a Hibernate Reactive transaction ({@code @WithTransaction} or
+ * {@code Panache.withTransaction}).
+ *
+ * <p>The {@code *Changed} methods take a row the caller locked with {@code findForUpdate} before
+ * changing it: the lock orders the writers of one key, so versions and outbox ids of one key grow
+ * together and the last message of a key on its topic is always the newest state.
+ */
+@ApplicationScoped
+public class StateOutbox {
+
+    private final OutboxRepository outbox;
+    private final CredentialModelRepository models;
+    private final GroupCredentialRepository groupCredentials;
+    private final AccessKeyGroupRepository accessKeyGroups;
+    private final Clock clock;
+
+    public StateOutbox(
+            OutboxRepository outbox,
+            CredentialModelRepository models,
+            GroupCredentialRepository groupCredentials,
+            AccessKeyGroupRepository accessKeyGroups,
+            Clock clock) {
+        this.outbox = outbox;
+        this.models = models;
+        this.groupCredentials = groupCredentials;
+        this.accessKeyGroups = accessKeyGroups;
+        this.clock = clock;
+    }
+
+    /**
+     * The credential changed (configuration, pool membership or health): bumps {@code
+     * state_version} and {@code updated_at}, flushes the row and queues its snapshot.
+     *
+     * @param locked the row, loaded with {@code CredentialRepository.findForUpdate} before it was
+     *     changed
+     * @return the new state version
+     */
+    public Uni<Long> credentialChanged(CredentialEntity locked) {
+        return models.listForCredential(locked.id)
+                .flatMap(rows -> credentialChanged(locked, StateRows.health(locked, rows)));
+    }
+
+    /** {@link #credentialChanged(CredentialEntity)} when the caller already holds the new health. */
+    public Uni<Long> credentialChanged(CredentialEntity locked, CredentialHealth health) {
+        Instant now = clock.instant();
+        locked.stateVersion++;
+        locked.updatedAt = now;
+        return queueCredential(locked, health, now).replaceWith(locked.stateVersion);
+    }
+
+    /** The credential was deleted: a tombstone for its key. */
+    public Uni<Void> credentialDeleted(String credentialId) {
+        return queue(Topics.CREDENTIAL_STATE, credentialId, null);
+    }
+
+    /**
+     * The group changed (its own fields; membership changes are {@link #credentialChanged} of each
+     * credential that joined or left): bumps {@code version} and queues its snapshot.
+     */
+    public Uni<Long> groupChanged(GroupEntity locked) {
+        Instant now = clock.instant();
+        locked.version++;
+        locked.updatedAt = now;
+        return queueGroup(locked, now).replaceWith(locked.version);
+    }
+
+    /**
+     * The group was deleted: a tombstone. Its memberships cascade away, so the caller also reports
+     * {@link #credentialChanged} for its former members and {@link #accessKeyChanged} for the keys
+     * that had it in scope.
+     */
+    public Uni<Void> groupDeleted(String groupId) {
+        return queue(Topics.GROUPS, groupId, null);
+    }
+
+    /** The access key or its scope changed: bumps {@code version} and queues its snapshot. */
+    public Uni<Long> accessKeyChanged(AccessKeyEntity locked) {
+        Instant now = clock.instant();
+        locked.version++;
+        locked.updatedAt = now;
+        return queueAccessKey(locked, now).replaceWith(locked.version);
+    }
+
+    /** The access key was deleted: a tombstone. */
+    public Uni<Void> accessKeyDeleted(String accessKeyId) {
+        return queue(Topics.ACCESS_KEYS, accessKeyId, null);
+    }
+
+    /** Queues the current snapshot without a new version (start-up republication). */
+    Uni<Void> queueCredential(CredentialEntity row, CredentialHealth health, Instant now) {
+        return groupCredentials.groupIdsOf(row.id).flatMap(groupIds -> queueCredential(row, health, groupIds, now));
+    }
+
+    Uni<Void> queueCredential(CredentialEntity row, CredentialHealth health, List<String> groupIds, Instant now) {
+        return queue(Topics.CREDENTIAL_STATE, row.id, json(StateRows.snapshot(row, health, groupIds, now)));
+    }
+
+    Uni<Void> queueGroup(GroupEntity row, Instant now) {
+        return queue(Topics.GROUPS, row.id, json(StateRows.groupSnapshot(row, now)));
+    }
+
+    Uni<Void> queueAccessKey(AccessKeyEntity row, Instant now) {
+        return accessKeyGroups.groupIdsOf(row.id).flatMap(groupIds -> queueAccessKey(row, groupIds, now));
+    }
+
+    Uni<Void> queueAccessKey(AccessKeyEntity row, List<String> groupIds, Instant now) {
+        return queue(Topics.ACCESS_KEYS, row.id, json(StateRows.accessKeySnapshot(row, groupIds, now)));
+    }
+
+    private Uni<Void> queue(String topic, String key, String payload) {
+        return outbox.persist(new OutboxEntity(topic, key, payload, clock.instant()))
+                .replaceWithVoid();
+    }
+
+    private static String json(Object snapshot) {
+        try {
+            return Json.MAPPER.writeValueAsString(snapshot);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("snapshot records always serialize", e);
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package io.routegateway.state.publish;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.arc.ClientProxy;
+import io.quarkus.test.junit.QuarkusMock;
+import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.core.access.AccessKeys;
+import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.state.consume.CredentialEventService;
+import io.routegateway.state.repository.AccessKeyEntity;
+import io.routegateway.state.repository.AccessKeyGroupEntity;
+import io.routegateway.state.repository.GroupCredentialEntity;
+import io.routegateway.state.repository.GroupEntity;
+import io.routegateway.state.repository.OutboxEntity;
+import io.routegateway.state.support.OutcomeFixtures;
+import io.routegateway.state.support.TestKafka;
+import io.smallrye.mutiny.Uni;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.Test;
+
+import static io.routegateway.state.support.OutcomeFixtures.PRIMARY_CONFIG;
+import static io.routegateway.state.support.OutcomeFixtures.await;
+import static io.routegateway.state.support.OutcomeFixtures.credential;
+import static io.routegateway.state.support.OutcomeFixtures.failure;
+import static io.routegateway.state.support.OutcomeFixtures.inTransaction;
+import static io.routegateway.state.support.OutcomeFixtures.json;
+import static io.routegateway.state.support.OutcomeFixtures.processed;
+import static io.routegateway.state.support.OutcomeFixtures.success;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The compacted state topics, read back with a plain consumer from the real broker. */
+@QuarkusTest
+class StatePublicationTests {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final String CLEAR_SECRET = "sk-live-clear-secret-never-published-";
+
+    @Inject
+    SecretBox secretBox;
+
+    @Inject
+    CredentialEventService service;
+
+    @Inject
+    StateTopicSender sender;
+
+    @Inject
+    StartupRepublisher republisher;
+
+    @Inject
+    StateOutbox stateOutbox;
+
+    @Inject
+    OutboxRelay relay;
+
+    @Inject
+    MeterRegistry registry;
+
+    @Test
+    void eachAppliedEventPublishesASnapshotWithTheNextVersionAndNoClearSecret() {
+        String secret = CLEAR_SECRET + UUID.randomUUID();
+        String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, secret);
+        Instant at = Instant.parse("2026-06-01T09:00:00Z");
+        List<CredentialEvent> events = List.of(
+                failure(id, at, "upstream-sol"),
+                failure(id, at.plusSeconds(1), "upstream-glm"),
+                success(id, at.plusSeconds(2), "upstream-sol"),
+                new CredentialEvent.ModelPaused(UUID.randomUUID(), id, at.plusSeconds(3), "upstream-glm"));
+        for (CredentialEvent event : events) {
+            TestKafka.send(Topics.OUTCOMES, id, json(event));
+        }
+        await().atMost(PATIENCE).until(() -> events.stream().allMatch(event -> processed(event.eventId()) == 1));
+        long finalVersion = credential(id).stateVersion;
+        assertThat(finalVersion).isEqualTo(4);
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<CredentialSnapshot> snapshots = snapshots(id);
+            assertThat(snapshots).extracting(CredentialSnapshot::version).containsExactly(1L, 2L, 3L, 4L);
+        });
+        List<ConsumerRecord<String, String>> records = TestKafka.readKey(Topics.CREDENTIAL_STATE, id);
+        assertThat(records).allSatisfy(record -> assertThat(record.value()).doesNotContain(secret));
+        List<CredentialSnapshot> snapshots = snapshots(id);
+        assertThat(snapshots.get(0).models())
+                .extracting(model -> model.modelKey())
+                .containsExactly("upstream-sol");
+        assertThat(snapshots.get(1).account().cooldownUntil()).isEqualTo(at.plusSeconds(11));
+        assertThat(snapshots.get(2).models())
+                .extracting(model -> model.modelKey())
+                .containsExactly("upstream-glm");
+        CredentialSnapshot last = snapshots.get(3);
+        assertThat(last.models())
+                .singleElement()
+                .satisfies(model -> assertThat(model.status().wire()).isEqualTo("paused"));
+        assertThat(last.encryptedSecret()).isEqualTo(credential(id).encryptedSecret);
+        assertThat(secretBox.open(id, last.encryptedSecret())).isEqualTo(secret);
+    }
+
+    @Test
+    void aCrashBetweenCommitAndPublishHealsAndTheTopicConvergesToTheDatabase() {
+        String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-crash");
+        Instant at = Instant.parse("2026-06-02T09:00:00Z");
+        FlakySender flaky = new FlakySender(ClientProxy.unwrap(sender));
+        QuarkusMock.installMockForType(flaky, StateTopicSender.class);
+        double failuresBefore = registry.counter(OutboxRelay.FAILED).count();
+
+        await(() -> service.apply(failure(id, at, "upstream-sol")));
+        await(() -> service.apply(failure(id, at.plusSeconds(1), "upstream-sol")));
+
+        // committed, but the broker never acknowledged: the rows wait in the outbox
+        await().atMost(PATIENCE)
+                .until(() -> registry.counter(OutboxRelay.FAILED).count() > failuresBefore);
+        assertThat(credential(id).stateVersion).isEqualTo(2);
+        assertThat(outboxRows(id)).isNotEmpty();
+        assertThat(TestKafka.readKey(Topics.CREDENTIAL_STATE, id)).isEmpty();
+
+        flaky.failing.set(false);
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<CredentialSnapshot> snapshots = snapshots(id);
+            assertThat(snapshots).isNotEmpty();
+            CredentialSnapshot latest = snapshots.get(snapshots.size() - 1);
+            assertThat(latest.version()).isEqualTo(2);
+            assertThat(latest.account().transientFailureCount()).isEqualTo(2);
+            assertThat(latest.models())
+                    .singleElement()
+                    .satisfies(model -> assertThat(model.cooldownUntil()).isEqualTo(at.plusSeconds(11)));
+            assertThat(outboxRows(id)).isEmpty();
+        });
+    }
+
+    @Test
+    void startUpRepublishesEveryCredentialGroupAndAccessKeyAtTheirCurrentVersions() {
+        String credentialId = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-republish");
+        String groupId = "group-" + UUID.randomUUID();
+        String keyId = "key-" + UUID.randomUUID();
+        Instant created = Instant.parse("2026-06-03T00:00:00Z");
+        inTransaction(() -> {
+            GroupEntity group = new GroupEntity();
+            group.id = groupId;
+            group.name = "team pool";
+            group.exposedModels = "[\"gpt-5.6-sol\"]";
+            group.version = 7;
+            group.createdAt = created;
+            group.updatedAt = created;
+            AccessKeyEntity key = new AccessKeyEntity();
+            key.id = keyId;
+            key.name = "team key";
+            key.keyHash = AccessKeys.hash("rk-" + UUID.randomUUID());
+            key.allowedProtocols = "[\"openai_chat\"]";
+            key.version = 3;
+            key.createdAt = created;
+            key.updatedAt = created;
+            return group.persist()
+                    .flatMap(ignored -> new GroupCredentialEntity(groupId, credentialId).persist())
+                    .flatMap(ignored -> key.persist())
+                    .flatMap(ignored -> new AccessKeyGroupEntity(keyId, groupId, 0).persist());
+        });
+
+        Integer queued = inTransaction(() -> republisher.queueEverything());
+        assertThat(queued).isGreaterThanOrEqualTo(3);
+        relay.trigger();
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<CredentialSnapshot> credentials = snapshots(credentialId);
+            assertThat(credentials).isNotEmpty();
+            assertThat(credentials.get(credentials.size() - 1).groupIds()).containsExactly(groupId);
+            assertThat(credentials.get(credentials.size() - 1).version()).isZero();
+
+            List<ConsumerRecord<String, String>> groups = TestKafka.readKey(Topics.GROUPS, groupId);
+            assertThat(groups).isNotEmpty();
+            GroupSnapshot group =
+                    Json.MAPPER.readValue(groups.get(groups.size() - 1).value(), GroupSnapshot.class);
+            assertThat(group.version()).isEqualTo(7);
+            assertThat(group.exposedModels()).containsExactly("gpt-5.6-sol");
+
+            List<ConsumerRecord<String, String>> keys = TestKafka.readKey(Topics.ACCESS_KEYS, keyId);
+            assertThat(keys).isNotEmpty();
+            AccessKeySnapshot key =
+                    Json.MAPPER.readValue(keys.get(keys.size() - 1).value(), AccessKeySnapshot.class);
+            assertThat(key.version()).isEqualTo(3);
+            assertThat(key.groupIds()).containsExactly(groupId);
+            assertThat(key.allowedProtocols()).containsExactly(Protocol.OPENAI_CHAT);
+        });
+    }
+
+    @Test
+    void aDeletedCredentialIsATombstone() {
+        String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-tombstone");
+        await(() -> service.apply(failure(id, Instant.parse("2026-06-04T00:00:00Z"), "upstream-sol")));
+        inTransaction(() -> stateOutbox.credentialDeleted(id));
+        relay.trigger();
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<ConsumerRecord<String, String>> records = TestKafka.readKey(Topics.CREDENTIAL_STATE, id);
+            assertThat(records).isNotEmpty();
+            assertThat(records.get(records.size() - 1).value()).isNull();
+        });
+    }
+
+    @Test
+    void theStateTopicsAreCompacted() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrap()))) {
+            for (String topic : CompactedTopics.NAMES) {
+                ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+                Config config =
+                        admin.describeConfigs(List.of(resource)).all().get().get(resource);
+                assertThat(config.get("cleanup.policy").value()).as(topic).isEqualTo("compact");
+            }
+        }
+    }
+
+    private static List<CredentialSnapshot> snapshots(String id) {
+        return TestKafka.readKey(Topics.CREDENTIAL_STATE, id).stream()
+                .filter(record -> record.value() != null)
+                .map(record -> {
+                    try {
+                        return Json.MAPPER.readValue(record.value(), CredentialSnapshot.class);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .toList();
+    }
+
+    private static List<OutboxEntity> outboxRows(String id) {
+        return OutcomeFixtures.inSession(() -> OutboxEntity.<OutboxEntity>list("messageKey", id));
+    }
+
+    /** Fails every send while {@link #failing}: the broker is unreachable. */
+    static final class FlakySender extends StateTopicSender {
+
+        final AtomicBoolean failing = new AtomicBoolean(true);
+        private final StateTopicSender real;
+
+        FlakySender(StateTopicSender real) {
+            super(null);
+            this.real = real;
+        }
+
+        @Override
+        public Uni<Void> send(String topic, String key, String payload) {
+            return failing.get()
+                    ? Uni.createFrom().failure(new IllegalStateException("broker unreachable (test)"))
+                    : real.send(topic, key, payload);
+        }
+    }
+}
