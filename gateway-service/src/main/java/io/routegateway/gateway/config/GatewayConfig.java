@@ -2,6 +2,10 @@ package io.routegateway.gateway.config;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -9,20 +13,103 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "gateway")
 public interface GatewayConfig {
 
+    /** The config prefix of the upstream timeouts, named in timeout failure messages. */
+    String UPSTREAM_PREFIX = "gateway.upstream";
+
     /** Outbound calls to upstream LLM APIs. */
     Upstream upstream();
 
+    /** Client requests. */
+    Request request();
+
+    /** The retry loop across credentials. */
+    Retry retry();
+
+    /** Session affinity memory of this replica. */
+    Affinity affinity();
+
+    /** The in-memory pool view built from the state topics. */
+    View view();
+
+    /** Outcome and usage publication to Kafka. */
+    Publish publish();
+
     interface Upstream {
 
-        /** Longest wait for a TCP connection to an upstream ({@code GATEWAY_UPSTREAM_CONNECT_TIMEOUT}). */
+        /** Longest wait for a connection to an upstream ({@code GATEWAY_UPSTREAM_CONNECT_TIMEOUT}). */
         @WithDefault("20s")
         Duration connectTimeout();
 
         /**
-         * Longest silence between two chunks of an upstream response before the attempt counts as timed
-         * out ({@code GATEWAY_UPSTREAM_READ_GAP_TIMEOUT}).
+         * Longest silence between two reads of an upstream response before the attempt counts as a
+         * transport failure ({@code GATEWAY_UPSTREAM_READ_GAP_TIMEOUT}). There is no total deadline.
          */
         @WithDefault("180s")
         Duration readGapTimeout();
+    }
+
+    interface Request {
+
+        /**
+         * Largest client request body; a larger one is refused with 413 {@code request_too_large}
+         * ({@code GATEWAY_REQUEST_MAX_BODY_SIZE}).
+         */
+        @WithDefault("32M")
+        MemorySize maxBodySize();
+    }
+
+    interface Retry {
+
+        /**
+         * Most distinct credentials one client request may try before it gives up with {@code
+         * no_available_credential}: bounds the latency of a request against a pool that fails
+         * wholesale ({@code GATEWAY_RETRY_MAX_CREDENTIALS}).
+         */
+        @WithDefault("16")
+        @Min(1)
+        int maxCredentials();
+    }
+
+    interface Affinity {
+
+        /** How long a prompt prefix keeps preferring the credential that served it ({@code GATEWAY_AFFINITY_TTL}). */
+        @WithDefault("1h")
+        Duration ttl();
+
+        /** Affinity entries kept; the oldest are evicted past it ({@code GATEWAY_AFFINITY_CAPACITY}). */
+        @WithDefault("10000")
+        @Min(1)
+        int capacity();
+    }
+
+    interface View {
+
+        /**
+         * Sliding window of this replica's own attempt outcomes that drives automatic credential
+         * weights ({@code GATEWAY_VIEW_STATS_WINDOW}).
+         */
+        @WithDefault("60s")
+        Duration statsWindow();
+
+        /** How often the automatic weights are recomputed from the window ({@code GATEWAY_VIEW_STATS_REFRESH}). */
+        @WithDefault("2s")
+        Duration statsRefresh();
+
+        /** How often the state topics are checked for new partitions ({@code GATEWAY_VIEW_PARTITION_REFRESH}). */
+        @WithDefault("30s")
+        Duration partitionRefresh();
+    }
+
+    interface Publish {
+
+        /**
+         * Outcome events or usage records waiting for a Kafka acknowledgement, per topic, before new
+         * ones are dropped (counted in {@code gateway_events_dropped_total} and logged): publishing
+         * never blocks or fails a client request ({@code GATEWAY_PUBLISH_MAX_PENDING}).
+         */
+        @WithDefault("10000")
+        @Min(1)
+        @Max(1_000_000)
+        int maxPending();
     }
 }

@@ -2,16 +2,21 @@ package io.routegateway.gateway.publish;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.smallrye.mutiny.Uni;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
+import io.routegateway.gateway.config.GatewayConfig;
+import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.smallrye.reactive.messaging.MutinyEmitter;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.eclipse.microprofile.reactive.messaging.Message;
-import org.eclipse.microprofile.reactive.messaging.Metadata;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
 /**
- * Publishes outcome events to the {@code route.outcomes} topic, keyed by credential id so that all
- * events of one credential are applied in order.
+ * Publishes one {@link CredentialEvent} per counted upstream attempt to {@link Topics#OUTCOMES},
+ * keyed by credential id so that all events of one credential are applied in order. Never blocks
+ * or fails the caller (see {@link BoundedPublisher}). Application-scoped so the emitter is resolved
+ * on first use, after the messaging channels are wired.
  */
 @ApplicationScoped
 public class OutcomePublisher {
@@ -19,21 +24,21 @@ public class OutcomePublisher {
     /** The outgoing channel; {@code mp.messaging.outgoing.outcomes.*} maps it to {@code route.outcomes}. */
     public static final String OUTCOMES_CHANNEL = "outcomes";
 
-    private final MutinyEmitter<String> emitter;
+    private final BoundedPublisher publisher;
 
-    OutcomePublisher(@Channel(OUTCOMES_CHANNEL) MutinyEmitter<String> emitter) {
-        this.emitter = emitter;
+    OutcomePublisher(
+            @Channel(OUTCOMES_CHANNEL) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) MutinyEmitter<String> emitter,
+            GatewayConfig config,
+            GatewayMetrics metrics) {
+        this.publisher =
+                new BoundedPublisher(emitter, Topics.OUTCOMES, config.publish().maxPending(), metrics);
     }
 
-    /**
-     * Sends one event. The returned {@link Uni} completes when Kafka has acknowledged it and fails if
-     * Kafka refused it; nothing is sent until it is subscribed to. It completes on a Kafka producer
-     * thread: continue on the caller's Vert.x context before touching Hibernate Reactive.
-     */
-    public Uni<Void> publish(String credentialId, String eventJson) {
-        OutgoingKafkaRecordMetadata<String> key = OutgoingKafkaRecordMetadata.<String>builder()
-                .withKey(credentialId)
-                .build();
-        return emitter.sendMessage(Message.of(eventJson, Metadata.of(key)));
+    public void publish(CredentialEvent event) {
+        try {
+            publisher.publish(event.credentialId(), Json.MAPPER.writeValueAsString(event));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an event record always serializes", e);
+        }
     }
 }

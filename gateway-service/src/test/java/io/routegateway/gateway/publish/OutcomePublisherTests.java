@@ -1,68 +1,78 @@
 package io.routegateway.gateway.publish;
 
-import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
 import jakarta.inject.Inject;
 
 import io.quarkus.test.junit.QuarkusTest;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.gateway.support.GatewayTestBase;
+import io.routegateway.gateway.support.Pool;
 import org.junit.jupiter.api.Test;
 
+import static io.routegateway.gateway.support.MockUpstream.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** An event sent through the emitter arrives on {@code route.outcomes} of the real broker, keyed. */
+/** Outcome events and usage records reach their real topics, keyed, with every field the spec names. */
 @QuarkusTest
-class OutcomePublisherTests {
-
-    private static final String OUTCOMES_TOPIC = "route.outcomes";
+class OutcomePublisherTests extends GatewayTestBase {
 
     @Inject
     OutcomePublisher publisher;
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
-
     @Test
-    void publishedEventReachesTheTopicKeyedByCredential() {
-        String credentialId = "cred-" + UUID.randomUUID();
-        String event = "{\"type\":\"smoke.v1\",\"credentialId\":\"" + credentialId + "\"}";
+    void anEventReachesTheOutcomesTopicKeyedByCredential() {
+        String credentialId = Pool.uid("c");
+        CredentialEvent event = new CredentialEvent.AttemptSucceeded(
+                java.util.UUID.randomUUID(), credentialId, Instant.parse("2026-09-02T12:00:00Z"), "m");
 
-        publisher.publish(credentialId, event).await().atMost(Duration.ofSeconds(60));
+        publisher.publish(event);
 
-        ConsumerRecord<String, String> received = consumeFirst(credentialId, Duration.ofSeconds(60));
-        assertThat(received).as("record with key %s", credentialId).isNotNull();
-        assertThat(received.value()).isEqualTo(event);
+        assertThat(outcomes(credentialId, list -> !list.isEmpty())).containsExactly(event);
     }
 
-    private ConsumerRecord<String, String> consumeFirst(String key, Duration timeout) {
-        Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG,
-                "smoke-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                false);
-        try (KafkaConsumer<String, String> consumer =
-                new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
-            consumer.subscribe(List.of(OUTCOMES_TOPIC));
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (key.equals(record.key())) {
-                        return record;
-                    }
-                }
-            }
-            return null;
-        }
+    @Test
+    void aForwardedRequestPublishesItsOutcomeAndItsUsageRecord() {
+        String credential = Pool.uid("c");
+        String group = Pool.uid("g");
+        String keyId = Pool.uid("k");
+        upstream.on(credential, ok());
+        install(
+                List.of(Pool.credential(credential)
+                        .maps("alias", "m")
+                        .groups(group)
+                        .build(box)),
+                List.of(Pool.group(group, false)),
+                Pool.key(keyId, List.of(group)));
+
+        assertThat(post("/v1/chat/completions", keyId, chat("alias")).statusCode())
+                .isEqualTo(200);
+
+        assertThat(outcomes(credential, list -> !list.isEmpty()))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        CredentialEvent.AttemptSucceeded.class,
+                        success -> assertThat(success.modelKey()).isEqualTo("m"));
+        RequestCompleted record = usage(credential, list -> !list.isEmpty()).get(0);
+        assertThat(record.protocol()).isEqualTo(Protocol.OPENAI_CHAT);
+        assertThat(record.accessKeyId()).isEqualTo(keyId);
+        assertThat(record.groupId()).isEqualTo(group);
+        assertThat(record.credentialId()).isEqualTo(credential);
+        assertThat(record.requestedModel()).isEqualTo("alias");
+        assertThat(record.modelKey()).isEqualTo("m");
+        assertThat(record.attempts()).isEqualTo(1);
+        assertThat(record.status()).isEqualTo(200);
+        assertThat(record.reasonCode()).isNull();
+        assertThat(record.success()).isTrue();
+        assertThat(record.stream()).isFalse();
+        assertThat(record.clientDisconnected()).isFalse();
+        assertThat(record.probe()).isFalse();
+        assertThat(record.inputTokens()).isEqualTo(11L);
+        assertThat(record.outputTokens()).isEqualTo(7L);
+        assertThat(record.ttftMs()).isNotNull();
+        assertThat(record.latencyMs()).isGreaterThanOrEqualTo(0);
     }
 }

@@ -79,6 +79,14 @@ public final class UpstreamStream {
         return headNanos;
     }
 
+    /**
+     * The text kept so far (head and tail, bounded): what usage is read from when the stream is
+     * abandoned before its end, e.g. because the client went away.
+     */
+    public String textSoFar() {
+        return kept.text();
+    }
+
     /** Whether a terminal marker has been seen so far. */
     public boolean terminalMarkerSeen() {
         return scan.completed();

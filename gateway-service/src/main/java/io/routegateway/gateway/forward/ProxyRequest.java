@@ -1,0 +1,31 @@
+package io.routegateway.gateway.forward;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.core.select.RouteRequest;
+
+/**
+ * One authenticated client request, parsed once: everything the retry loop needs, immutable.
+ *
+ * @param requestedModel from the body ({@code model}) or, for Gemini, the URL path; null when none
+ * @param clientStream the client asked for a stream
+ * @param customTools the body declares custom tools (keeps the buffered path)
+ * @param clientHeaders the client's headers; only the forwarded ones reach the upstream
+ * @param arrivedNanos {@code System.nanoTime()} at arrival
+ */
+public record ProxyRequest(
+        UUID requestId,
+        Protocol protocol,
+        AccessKeySnapshot accessKey,
+        JsonNode body,
+        String requestedModel,
+        boolean clientStream,
+        boolean customTools,
+        List<Map.Entry<String, String>> clientHeaders,
+        RouteRequest route,
+        long arrivedNanos) {}

@@ -1,0 +1,20 @@
+package io.routegateway.gateway.forward;
+
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Random version-4 UUIDs for request and event ids without {@link UUID#randomUUID()}'s shared
+ * {@code SecureRandom} (a lock on the request path). The ids need uniqueness, not secrecy.
+ */
+public final class RequestIds {
+
+    private RequestIds() {}
+
+    public static UUID next() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(high, low);
+    }
+}

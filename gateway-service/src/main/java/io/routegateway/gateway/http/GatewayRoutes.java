@@ -1,0 +1,296 @@
+package io.routegateway.gateway.http;
+
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.routegateway.core.access.AccessDecision;
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.forward.StreamingPassthrough;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.core.select.ReasonCode;
+import io.routegateway.core.select.RouteRequest;
+import io.routegateway.gateway.config.GatewayConfig;
+import io.routegateway.gateway.forward.ErrorBodies;
+import io.routegateway.gateway.forward.ForwardingService;
+import io.routegateway.gateway.forward.ProxyRequest;
+import io.routegateway.gateway.forward.RequestIds;
+import io.routegateway.gateway.metrics.GatewayMetrics;
+import io.routegateway.gateway.publish.UsagePublisher;
+import io.routegateway.gateway.view.PoolViewHolder;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+
+/**
+ * The client-facing endpoints, as plain Vert.x routes (no JAX-RS layer on the hot path): each
+ * protocol's native path, plus {@code GET /v1/models}. A handler authenticates the AccessKey by hash,
+ * parses the JSON body once and hands over to {@link ForwardingService}; every refusal uses the one
+ * error shape {@code {"error":{"code","message","type"}}}.
+ */
+@Singleton
+public class GatewayRoutes {
+
+    static final String GEMINI_PATH = "/v1beta/models/([^/:]+):(generateContent|streamGenerateContent)";
+    static final String INVALID_JSON = "invalid_json";
+    static final String REQUEST_TOO_LARGE = "request_too_large";
+    private static final ObjectReader TREE = Json.MAPPER.reader();
+
+    private final PoolViewHolder views;
+    private final ForwardingService forwarding;
+    private final UsagePublisher usage;
+    private final GatewayMetrics metrics;
+    private final Clock clock;
+    private final long maxBodyBytes;
+
+    GatewayRoutes(
+            PoolViewHolder views,
+            ForwardingService forwarding,
+            UsagePublisher usage,
+            GatewayMetrics metrics,
+            Clock clock,
+            GatewayConfig config) {
+        this.views = views;
+        this.forwarding = forwarding;
+        this.usage = usage;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.maxBodyBytes = config.request().maxBodySize().asLongValue();
+    }
+
+    void register(@Observes Router router) {
+        route(router, "/v1/chat/completions", Protocol.OPENAI_CHAT);
+        route(router, "/v1/responses", Protocol.OPENAI_RESPONSES);
+        route(router, "/v1/messages", Protocol.ANTHROPIC_MESSAGES);
+        router.postWithRegex(GEMINI_PATH)
+                .handler(bodyHandler())
+                .handler(ctx -> forward(ctx, Protocol.GEMINI))
+                .failureHandler(this::failed);
+        router.get("/v1/models").handler(this::models);
+    }
+
+    private void route(Router router, String path, Protocol protocol) {
+        router.post(path)
+                .handler(bodyHandler())
+                .handler(ctx -> forward(ctx, protocol))
+                .failureHandler(this::failed);
+    }
+
+    /** Reads the body up to the limit; a declared or actual oversize body fails the route with 413. */
+    private BodyHandler bodyHandler() {
+        return BodyHandler.create(false).setBodyLimit(maxBodyBytes).setHandleFileUploads(false);
+    }
+
+    private void failed(RoutingContext ctx) {
+        if (ctx.response().ended()) {
+            return;
+        }
+        if (ctx.statusCode() == 413) {
+            tooLarge(ctx);
+            return;
+        }
+        int status = ctx.statusCode() >= 400 ? ctx.statusCode() : 500;
+        error(ctx, null, null, status, "invalid_request", "the request could not be read", "invalid_request_error");
+    }
+
+    private void tooLarge(RoutingContext ctx) {
+        error(
+                ctx,
+                null,
+                null,
+                413,
+                REQUEST_TOO_LARGE,
+                "the request body exceeds " + maxBodyBytes + " bytes (gateway.request.max-body-size)",
+                "invalid_request_error");
+    }
+
+    private void forward(RoutingContext ctx, Protocol protocol) {
+        long arrived = System.nanoTime();
+        AccessKeySnapshot key = authenticate(ctx.request());
+        if (key == null) {
+            refuseKey(ctx, protocol);
+            return;
+        }
+        Buffer bytes = ctx.body().buffer();
+        JsonNode body = parse(bytes);
+        if (body == null || !body.isObject()) {
+            error(
+                    ctx,
+                    key,
+                    protocol,
+                    400,
+                    INVALID_JSON,
+                    "the request body is not a JSON object",
+                    "invalid_request_error");
+            return;
+        }
+        String model;
+        boolean geminiStream = false;
+        if (protocol == Protocol.GEMINI) {
+            model = URLDecoder.decode(ctx.pathParam("param0"), StandardCharsets.UTF_8);
+            geminiStream = "streamGenerateContent".equals(ctx.pathParam("param1"));
+        } else {
+            JsonNode named = body.get("model");
+            model = named != null && named.isTextual() ? named.textValue() : null;
+        }
+        ProxyRequest request = new ProxyRequest(
+                RequestIds.next(),
+                protocol,
+                key,
+                body,
+                model,
+                StreamingPassthrough.clientAskedForStream(protocol, body, geminiStream),
+                StreamingPassthrough.hasCustomTools(protocol, body),
+                ctx.request().headers().entries(),
+                RouteRequest.of(key, protocol, model, body),
+                arrived);
+        forwarding.forward(ctx, request);
+    }
+
+    /**
+     * {@code GET /v1/models}: the models the key's groups expose, in a shape both OpenAI and
+     * Anthropic clients read. Paused models are deliberately listed (a request for one answers
+     * {@code route_pool.model_unavailable}).
+     */
+    private void models(RoutingContext ctx) {
+        AccessKeySnapshot key = authenticate(ctx.request());
+        if (key == null) {
+            refuseKey(ctx, null);
+            return;
+        }
+        Protocol protocol = key.allowedProtocols().isEmpty()
+                ? Protocol.OPENAI_CHAT
+                : key.allowedProtocols().get(0);
+        AccessDecision decision = AccessDecision.decide(key, protocol, null, clock.instant());
+        if (decision instanceof AccessDecision.Refused refused
+                && refused.code() != ReasonCode.MODEL_REQUIRED_BY_FILTER) {
+            sendError(
+                    ctx,
+                    null,
+                    refused.code().httpStatus(),
+                    refused.code().wire(),
+                    refused.message(),
+                    refused.code().errorType());
+            return;
+        }
+        List<String> models = views.pool().modelsFor(key);
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        root.put("object", "list");
+        ArrayNode data = root.putArray("data");
+        for (String model : models) {
+            data.addObject()
+                    .put("id", model)
+                    .put("object", "model")
+                    .put("type", "model")
+                    .put("display_name", model)
+                    .put("created", 0)
+                    .put("created_at", "1970-01-01T00:00:00Z")
+                    .put("owned_by", "route-gateway");
+        }
+        root.put("has_more", false);
+        root.put("first_id", models.isEmpty() ? null : models.get(0));
+        root.put("last_id", models.isEmpty() ? null : models.get(models.size() - 1));
+        ctx.response().putHeader("content-type", "application/json").end(root.toString());
+    }
+
+    /**
+     * The presented AccessKey, found by the SHA-256 of its plaintext: {@code Authorization: Bearer},
+     * {@code x-api-key}, {@code x-goog-api-key} or {@code ?key=}, the first one present.
+     */
+    private AccessKeySnapshot authenticate(HttpServerRequest request) {
+        String plaintext = presentedKey(request);
+        return plaintext == null ? null : views.pool().authenticate(plaintext).orElse(null);
+    }
+
+    static String presentedKey(HttpServerRequest request) {
+        String authorization = request.getHeader("authorization");
+        if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return authorization.substring(7).trim();
+        }
+        String apiKey = request.getHeader("x-api-key");
+        if (apiKey != null) {
+            return apiKey.trim();
+        }
+        String googKey = request.getHeader("x-goog-api-key");
+        if (googKey != null) {
+            return googKey.trim();
+        }
+        return request.getParam("key");
+    }
+
+    private void refuseKey(RoutingContext ctx, Protocol protocol) {
+        ReasonCode code = ReasonCode.INVALID_ACCESS_KEY;
+        metrics.request(protocol, code.httpStatus(), code.wire());
+        ctx.response()
+                .setStatusCode(code.httpStatus())
+                .putHeader("content-type", "application/json")
+                .end(ErrorBodies.of(code.wire(), code.meaning(), code.errorType()));
+    }
+
+    private static JsonNode parse(Buffer bytes) {
+        if (bytes == null || bytes.length() == 0) {
+            return null;
+        }
+        try {
+            return TREE.readTree(bytes.getBytes());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** An error for a request that did not reach routing; recorded when its key is known. */
+    private void error(
+            RoutingContext ctx,
+            AccessKeySnapshot key,
+            Protocol protocol,
+            int status,
+            String code,
+            String message,
+            String type) {
+        sendError(ctx, protocol, status, code, message, type);
+        if (key != null) {
+            usage.publish(new RequestCompleted(
+                    RequestIds.next(),
+                    clock.instant(),
+                    protocol,
+                    key.accessKeyId(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    0,
+                    status,
+                    code,
+                    0,
+                    null,
+                    null,
+                    null,
+                    false,
+                    false,
+                    false,
+                    false));
+        }
+    }
+
+    private void sendError(
+            RoutingContext ctx, Protocol protocol, int status, String code, String message, String type) {
+        metrics.request(protocol, status, code);
+        ctx.response()
+                .setStatusCode(status)
+                .putHeader("content-type", "application/json")
+                .end(ErrorBodies.of(code, message, type));
+    }
+}

@@ -1,0 +1,141 @@
+package io.routegateway.gateway.metrics;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Singleton;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.gateway.view.PoolViewHolder;
+import io.routegateway.gateway.view.StateTopicsReader;
+
+/**
+ * The gateway's Micrometer meters (Prometheus at {@code /q/metrics}). Tagged meters are looked up
+ * once per tag combination and cached, so the request path does no registry lookup.
+ *
+ * <ul>
+ *   <li>{@code gateway_requests_total{protocol,status,reason}} — client requests by outcome;
+ *   <li>{@code gateway_upstream_attempts_total{protocol,outcome}} — upstream attempts ({@code
+ *       success}, {@code not_a_failure}, {@code transient}, {@code permanent}, {@code quota}, with
+ *       same-credential retries counted as {@code retried});
+ *   <li>{@code gateway_failovers_total{protocol}} — switches to another credential;
+ *   <li>{@code gateway_upstream_latency_seconds} — send to response head, per attempt (histogram);
+ *   <li>{@code gateway_ttft_seconds} — request arrival to first byte sent to the client (histogram);
+ *   <li>{@code gateway_view_lag_records}, {@code gateway_view_age_seconds}, {@code
+ *       gateway_view_credentials} — how far behind and how old the pool view is;
+ *   <li>{@code gateway_events_dropped_total{topic}} — outcome or usage messages dropped because
+ *       too many were waiting for Kafka.
+ * </ul>
+ */
+@Singleton
+public class GatewayMetrics {
+
+    private final MeterRegistry registry;
+    private final ConcurrentHashMap<RequestTags, Counter> requests = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<AttemptTags, Counter> attempts = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Protocol, Counter> failovers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> dropped = new ConcurrentHashMap<>();
+    private final Timer upstreamLatency;
+    private final Timer ttft;
+
+    GatewayMetrics(MeterRegistry registry, PoolViewHolder holder, StateTopicsReader reader, Clock clock) {
+        this.registry = registry;
+        this.upstreamLatency = Timer.builder("gateway.upstream.latency")
+                .description("Time from sending an upstream request to its response head")
+                .publishPercentileHistogram()
+                .maximumExpectedValue(Duration.ofMinutes(3))
+                .register(registry);
+        this.ttft = Timer.builder("gateway.ttft")
+                .description("Time from a client request's arrival to the first byte sent back")
+                .publishPercentileHistogram()
+                .maximumExpectedValue(Duration.ofMinutes(3))
+                .register(registry);
+        Gauge.builder("gateway.view.lag.records", reader, StateTopicsReader::lag)
+                .description("State-topic records the pool view has not read yet")
+                .register(registry);
+        Gauge.builder(
+                        "gateway.view.age.seconds",
+                        reader,
+                        r -> r.lastRecordMillis() < 0 ? -1 : (clock.millis() - r.lastRecordMillis()) / 1000.0)
+                .description("Seconds since the pool view last applied a state-topic record")
+                .register(registry);
+        Gauge.builder(
+                        "gateway.view.credentials",
+                        holder,
+                        h -> h.pool().credentials().size())
+                .description("Credentials in the pool view")
+                .register(registry);
+        Gauge.builder("gateway.view.skipped.records", reader, StateTopicsReader::skippedRecords)
+                .description("State-topic records skipped because they could not be read")
+                .register(registry);
+    }
+
+    public void request(Protocol protocol, int status, String reason) {
+        requests.computeIfAbsent(
+                        new RequestTags(protocol, status, reason),
+                        tags -> Counter.builder("gateway.requests")
+                                .description("Client requests by protocol, status and reason code")
+                                .tag("protocol", tags.protocol == null ? "none" : tags.protocol.wire())
+                                .tag("status", Integer.toString(tags.status))
+                                .tag("reason", tags.reason == null ? "none" : tags.reason)
+                                .register(registry))
+                .increment();
+    }
+
+    public void attempt(Protocol protocol, String outcome) {
+        attempts.computeIfAbsent(
+                        new AttemptTags(protocol, outcome),
+                        tags -> Counter.builder("gateway.upstream.attempts")
+                                .description("Upstream attempts by protocol and outcome")
+                                .tag("protocol", tags.protocol.wire())
+                                .tag("outcome", tags.outcome)
+                                .register(registry))
+                .increment();
+    }
+
+    public void failover(Protocol protocol) {
+        failovers
+                .computeIfAbsent(
+                        protocol,
+                        p -> Counter.builder("gateway.failovers")
+                                .description("Switches to another credential within one client request")
+                                .tag("protocol", p.wire())
+                                .register(registry))
+                .increment();
+    }
+
+    public void upstreamLatency(long nanos) {
+        if (nanos >= 0) {
+            upstreamLatency.record(nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    public void ttft(long nanos) {
+        ttft.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void dropped(String topic) {
+        dropped.computeIfAbsent(
+                        topic,
+                        t -> Counter.builder("gateway.events.dropped")
+                                .description("Outcome or usage messages dropped because too many awaited Kafka")
+                                .tag("topic", t)
+                                .register(registry))
+                .increment();
+    }
+
+    public double droppedCount(String topic) {
+        Counter counter = dropped.get(topic);
+        return counter == null ? 0 : counter.count();
+    }
+
+    private record RequestTags(Protocol protocol, int status, String reason) {}
+
+    private record AttemptTags(Protocol protocol, String outcome) {}
+}

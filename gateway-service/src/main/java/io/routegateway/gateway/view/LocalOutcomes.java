@@ -1,0 +1,87 @@
+package io.routegateway.gateway.view;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+
+import jakarta.inject.Singleton;
+
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.select.PoolView;
+import io.routegateway.core.state.CredentialHealth;
+import io.routegateway.core.state.CredentialProfile;
+import io.routegateway.core.state.ModelState;
+import io.routegateway.core.state.StateTransition;
+import io.routegateway.core.state.Transition;
+
+/**
+ * Applies this replica's own outcome events to its view at once, with the same {@link
+ * StateTransition} state-service runs, so a failing credential is avoided by the very next request
+ * rather than after a round trip through Kafka. The locally changed snapshot keeps its version: the
+ * next authoritative snapshot (a higher version) replaces it, so the view converges to state-service.
+ *
+ * <p>The optional consecutive-failure blacklist threshold is a runtime setting the gateway does not
+ * see; locally it is off, and a credential it blacklists arrives with the authoritative snapshot.
+ */
+@Singleton
+public class LocalOutcomes {
+
+    private static final int LOCAL_BLACKLIST_THRESHOLD = 0;
+
+    private final PoolViewHolder holder;
+
+    LocalOutcomes(PoolViewHolder holder) {
+        this.holder = holder;
+    }
+
+    public void apply(CredentialEvent event) {
+        holder.update(view -> applied(view, event));
+    }
+
+    static PoolView applied(PoolView view, CredentialEvent event) {
+        CredentialSnapshot snapshot = view.credential(event.credentialId()).orElse(null);
+        if (snapshot == null) {
+            return view;
+        }
+        CredentialHealth health = healthOf(snapshot);
+        Transition transition =
+                StateTransition.apply(CredentialProfile.of(snapshot, LOCAL_BLACKLIST_THRESHOLD), health, event);
+        if (!transition.changedState(health)) {
+            return view;
+        }
+        return view.with(withHealth(snapshot, transition.next()));
+    }
+
+    static CredentialHealth healthOf(CredentialSnapshot snapshot) {
+        Map<String, ModelState> rows = new HashMap<>();
+        for (ModelState row : snapshot.models()) {
+            rows.put(row.modelKey(), row);
+        }
+        return new CredentialHealth(snapshot.account(), rows);
+    }
+
+    static CredentialSnapshot withHealth(CredentialSnapshot s, CredentialHealth health) {
+        return new CredentialSnapshot(
+                s.credentialId(),
+                s.version(),
+                s.name(),
+                s.platform(),
+                s.kind(),
+                s.baseUrl(),
+                s.encryptedSecret(),
+                s.modelMappings(),
+                s.failurePolicy(),
+                s.enabled(),
+                s.archived(),
+                s.inPool(),
+                s.priority(),
+                s.weightMode(),
+                s.weight(),
+                s.quotaRemaining(),
+                s.groupIds(),
+                health.account(),
+                new ArrayList<>(health.models().values()),
+                s.publishedAt());
+    }
+}

@@ -1,0 +1,364 @@
+package io.routegateway.gateway.view;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.databind.ObjectReader;
+import io.quarkus.runtime.StartupEvent;
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.select.PoolView;
+import io.routegateway.gateway.config.GatewayConfig;
+import io.smallrye.common.annotation.Identifier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jboss.logging.Logger;
+
+/**
+ * Builds and follows the pool view from the three compacted state topics ({@link
+ * Topics#CREDENTIAL_STATE}, {@link Topics#ACCESS_KEYS}, {@link Topics#GROUPS}).
+ *
+ * <p>Every replica needs the <em>whole</em> of each topic from its beginning on every start, so this
+ * is a plain consumer with all partitions assigned (no consumer group, nothing committed), not a
+ * group-subscribed messaging channel. At start-up it records the end offsets; {@link #caughtUp()}
+ * (the readiness check) turns true once every partition has been read up to them. Afterwards it
+ * follows the topics live; partitions added later are picked up every {@code
+ * gateway.view.partition-refresh}.
+ *
+ * <p>Rules: versions only move forward (an older or equal version is ignored), a null value
+ * (tombstone) removes the entry, an unreadable record is logged and skipped. A batch that adds or
+ * reshapes several credentials rebuilds the view once instead of once per record. If Kafka is
+ * unreachable the consumer keeps retrying and the gateway keeps serving from its last view.
+ */
+@Singleton
+public class StateTopicsReader {
+
+    static final List<String> TOPICS = List.of(Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS);
+    private static final Logger LOG = Logger.getLogger(StateTopicsReader.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final ObjectReader CREDENTIAL = Json.MAPPER.readerFor(CredentialSnapshot.class);
+    private static final ObjectReader ACCESS_KEY = Json.MAPPER.readerFor(AccessKeySnapshot.class);
+    private static final ObjectReader GROUP = Json.MAPPER.readerFor(GroupSnapshot.class);
+
+    private final PoolViewHolder holder;
+    private final Clock clock;
+    private final Map<String, Object> kafkaConfig;
+    private final Duration partitionRefresh;
+    /** End offsets seen at start: the readiness barrier. Written once by the reader thread. */
+    private final ConcurrentHashMap<TopicPartition, Long> startEndOffsets = new ConcurrentHashMap<>();
+    /** Next offset to read per partition, as the reader thread advances. */
+    private final ConcurrentHashMap<TopicPartition, Long> positions = new ConcurrentHashMap<>();
+
+    private final AtomicLong lag = new AtomicLong(-1);
+    private final AtomicLong lastRecordMillis = new AtomicLong(-1);
+    private final AtomicLong skippedRecords = new AtomicLong();
+    private volatile boolean barrierSet;
+    private volatile boolean running;
+    private volatile KafkaConsumer<String, String> consumer;
+    private Thread thread;
+
+    StateTopicsReader(
+            PoolViewHolder holder,
+            Clock clock,
+            @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
+            GatewayConfig config) {
+        this.holder = holder;
+        this.clock = clock;
+        this.kafkaConfig = kafkaConfig;
+        this.partitionRefresh = config.view().partitionRefresh();
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        running = true;
+        thread = new Thread(this::run, "pool-view-reader");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        KafkaConsumer<String, String> active = consumer;
+        if (active != null) {
+            active.wakeup();
+        }
+        if (thread != null) {
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Whether the view has read every state-topic partition up to the end offsets seen at start. */
+    public boolean caughtUp() {
+        if (!barrierSet) {
+            return false;
+        }
+        for (Map.Entry<TopicPartition, Long> target : startEndOffsets.entrySet()) {
+            if (positions.getOrDefault(target.getKey(), 0L) < target.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The next offset the view will read on a partition, -1 when it does not read it (yet). */
+    public long position(String topic, int partition) {
+        return positions.getOrDefault(new TopicPartition(topic, partition), -1L);
+    }
+
+    /** Records the view is behind the state topics, -1 before the first poll. */
+    public long lag() {
+        return lag.get();
+    }
+
+    /** When the last state record was applied, -1 before any. */
+    public long lastRecordMillis() {
+        return lastRecordMillis.get();
+    }
+
+    /** Records skipped because they could not be read. */
+    public long skippedRecords() {
+        return skippedRecords.get();
+    }
+
+    private void run() {
+        while (running) {
+            try (KafkaConsumer<String, String> kafka = newConsumer()) {
+                consumer = kafka;
+                follow(kafka);
+            } catch (WakeupException e) {
+                // stopping
+            } catch (RuntimeException e) {
+                LOG.warnf("Pool view reader failed (%s); serving from the last view and retrying", e.toString());
+                sleep(Duration.ofSeconds(1));
+            } finally {
+                consumer = null;
+            }
+        }
+    }
+
+    private KafkaConsumer<String, String> newConsumer() {
+        Map<String, Object> config = new HashMap<>(kafkaConfig);
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // state-service creates the compacted topics; a reader must never create them uncompacted
+        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "gateway-pool-view");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        return new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
+    }
+
+    private void follow(KafkaConsumer<String, String> kafka) {
+        Set<TopicPartition> assigned = new HashSet<>();
+        long nextDiscovery = 0;
+        while (running) {
+            long nowMillis = System.currentTimeMillis();
+            if (nowMillis >= nextDiscovery) {
+                assign(kafka, assigned);
+                nextDiscovery = nowMillis + partitionRefresh.toMillis();
+            }
+            ConsumerRecords<String, String> records = assigned.isEmpty() ? ConsumerRecords.empty() : kafka.poll(POLL);
+            if (assigned.isEmpty()) {
+                sleep(POLL);
+            }
+            if (!records.isEmpty()) {
+                apply(records);
+                lastRecordMillis.set(clock.millis());
+            }
+            long behind = 0;
+            for (TopicPartition partition : assigned) {
+                positions.put(partition, kafka.position(partition));
+                behind += Math.max(0, kafka.currentLag(partition).orElse(0L));
+            }
+            lag.set(behind);
+        }
+    }
+
+    /** Assigns every partition of the state topics; new ones are read from their beginning. */
+    private void assign(KafkaConsumer<String, String> kafka, Set<TopicPartition> assigned) {
+        Set<TopicPartition> all = new HashSet<>();
+        for (String topic : TOPICS) {
+            List<PartitionInfo> partitions = kafka.partitionsFor(topic, Duration.ofSeconds(10));
+            if (partitions != null) {
+                for (PartitionInfo info : partitions) {
+                    all.add(new TopicPartition(info.topic(), info.partition()));
+                }
+            }
+        }
+        if (!barrierSet) {
+            // end offsets at start: readiness waits for them (absent topics have nothing to wait for)
+            startEndOffsets.putAll(kafka.endOffsets(all, Duration.ofSeconds(10)));
+            barrierSet = true;
+        }
+        if (all.equals(assigned)) {
+            return;
+        }
+        Set<TopicPartition> added = new HashSet<>(all);
+        added.removeAll(assigned);
+        kafka.assign(all);
+        Map<TopicPartition, Long> resume = new HashMap<>();
+        for (TopicPartition partition : assigned) {
+            Long position = positions.get(partition);
+            if (position != null) {
+                resume.put(partition, position);
+            }
+        }
+        resume.forEach(kafka::seek);
+        kafka.seekToBeginning(added);
+        assigned.clear();
+        assigned.addAll(all);
+        LOG.infof("Pool view reads %d state-topic partitions (%d new)", all.size(), added.size());
+    }
+
+    private void apply(ConsumerRecords<String, String> records) {
+        Map<String, CredentialSnapshot> credentials = new LinkedHashMap<>();
+        Set<String> removedCredentials = new HashSet<>();
+        List<Object> others = new ArrayList<>();
+        for (ConsumerRecord<String, String> record : records) {
+            try {
+                read(record, credentials, removedCredentials, others);
+            } catch (Exception e) {
+                skippedRecords.incrementAndGet();
+                LOG.warnf(
+                        "Skipped unreadable record %s-%d@%d (key %s): %s",
+                        record.topic(), record.partition(), record.offset(), record.key(), e.getMessage());
+            }
+        }
+        holder.update(view -> applied(view, credentials, removedCredentials, others));
+    }
+
+    private static void read(
+            ConsumerRecord<String, String> record,
+            Map<String, CredentialSnapshot> credentials,
+            Set<String> removedCredentials,
+            List<Object> others)
+            throws Exception {
+        String key = record.key();
+        String value = record.value();
+        switch (record.topic()) {
+            case Topics.CREDENTIAL_STATE:
+                if (value == null) {
+                    credentials.remove(key);
+                    removedCredentials.add(key);
+                } else {
+                    CredentialSnapshot snapshot = CREDENTIAL.readValue(value);
+                    removedCredentials.remove(snapshot.credentialId());
+                    credentials.merge(
+                            snapshot.credentialId(),
+                            snapshot,
+                            (held, next) -> next.version() > held.version() ? next : held);
+                }
+                break;
+            case Topics.ACCESS_KEYS:
+                others.add(value == null ? new Removed(Topics.ACCESS_KEYS, key) : ACCESS_KEY.readValue(value));
+                break;
+            case Topics.GROUPS:
+                others.add(value == null ? new Removed(Topics.GROUPS, key) : GROUP.readValue(value));
+                break;
+            default:
+                break;
+        }
+    }
+
+    /** A tombstone on the access-key or group topic. */
+    private record Removed(String topic, String id) {}
+
+    static PoolView applied(
+            PoolView view,
+            Map<String, CredentialSnapshot> credentials,
+            Set<String> removedCredentials,
+            List<Object> others) {
+        PoolView withOthers = view;
+        for (Object change : others) {
+            withOthers = appliedOther(withOthers, change);
+        }
+        PoolView next = withOthers;
+        List<CredentialSnapshot> newer = new ArrayList<>();
+        for (CredentialSnapshot snapshot : credentials.values()) {
+            long held = next.credential(snapshot.credentialId())
+                    .map(CredentialSnapshot::version)
+                    .orElse(Long.MIN_VALUE);
+            if (snapshot.version() > held) {
+                newer.add(snapshot);
+            }
+        }
+        boolean removes =
+                removedCredentials.stream().anyMatch(id -> next.credential(id).isPresent());
+        if (newer.size() <= 1 && !removes) {
+            return newer.isEmpty() ? next : next.with(newer.get(0));
+        }
+        // several changes: one rebuild instead of one per record
+        Map<String, CredentialSnapshot> all = new LinkedHashMap<>();
+        for (CredentialSnapshot held : next.credentials()) {
+            all.put(held.credentialId(), held);
+        }
+        removedCredentials.forEach(all::remove);
+        for (CredentialSnapshot snapshot : newer) {
+            all.put(snapshot.credentialId(), snapshot);
+        }
+        return PoolView.of(all.values(), next.groups(), next.accessKeys()).withStats(next.stats());
+    }
+
+    private static PoolView appliedOther(PoolView view, Object change) {
+        if (change instanceof Removed removed) {
+            return removed.topic().equals(Topics.GROUPS)
+                    ? view.withoutGroup(removed.id())
+                    : view.withoutAccessKey(removed.id());
+        }
+        if (change instanceof GroupSnapshot group) {
+            boolean newer = view.group(group.groupId())
+                    .map(held -> group.version() > held.version())
+                    .orElse(true);
+            return newer ? view.with(group) : view;
+        }
+        if (change instanceof AccessKeySnapshot key) {
+            boolean newer = view.accessKey(key.accessKeyId())
+                    .map(held -> key.version() > held.version())
+                    .orElse(true);
+            return newer ? view.with(key) : view;
+        }
+        throw new IllegalArgumentException(
+                "unknown state change " + change.getClass().getName());
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The time of the last applied state record, for the view-age metric. */
+    public Instant lastRecordAt() {
+        long millis = lastRecordMillis.get();
+        return millis < 0 ? null : Instant.ofEpochMilli(millis);
+    }
+}

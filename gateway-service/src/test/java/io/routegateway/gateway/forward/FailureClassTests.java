@@ -1,0 +1,239 @@
+package io.routegateway.gateway.forward;
+
+import java.net.http.HttpResponse;
+import java.util.List;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.state.AccountStatus;
+import io.routegateway.gateway.support.GatewayTestBase;
+import io.routegateway.gateway.support.MockUpstream;
+import io.routegateway.gateway.support.Pool;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static io.routegateway.gateway.support.MockUpstream.json;
+import static io.routegateway.gateway.support.MockUpstream.ok;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One test per failure class: credential {@code a} (priority 0) misbehaves, {@code b} (priority 1)
+ * answers; the client must see {@code b}'s answer and the right outcome must be recorded for
+ * {@code a}.
+ */
+@QuarkusTest
+class FailureClassTests extends GatewayTestBase {
+
+    private String a;
+    private String b;
+    private String keyId;
+
+    @BeforeEach
+    void names() {
+        a = Pool.uid("a");
+        b = Pool.uid("b");
+        keyId = Pool.uid("k");
+    }
+
+    private void pool(Pool.Cred failing) {
+        String group = Pool.uid("g");
+        upstream.on(b, ok());
+        install(
+                List.of(
+                        failing.serves("m").groups(group).priority(0).build(box),
+                        Pool.credential(b).serves("m").groups(group).priority(1).build(box)),
+                List.of(Pool.group(group, false)),
+                Pool.key(keyId, List.of(group)));
+    }
+
+    private HttpResponse<String> call() {
+        return post("/v1/chat/completions", keyId, chat("m"));
+    }
+
+    private CredentialEvent.TransientFailureRecorded onlyTransientFailureOf(String credentialId) {
+        List<CredentialEvent> events = outcomes(credentialId, list -> !list.isEmpty());
+        assertThat(events).hasSize(1);
+        assertThat(events.get(0)).isInstanceOf(CredentialEvent.TransientFailureRecorded.class);
+        return (CredentialEvent.TransientFailureRecorded) events.get(0);
+    }
+
+    @ParameterizedTest(name = "status {0}: retried on the same credential, then fail over")
+    @ValueSource(ints = {408, 429, 500, 502, 503})
+    void retryableStatusRetriesThenFailsOver(int status) {
+        upstream.on(a, json(status, "{\"error\":{\"message\":\"try later\"}}"));
+        pool(Pool.credential(a).policy(2, 10, true, 10));
+
+        HttpResponse<String> response = call();
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("hello");
+        assertThat(upstream.count(a)).as("1 attempt + retry_count 2").isEqualTo(3);
+        assertThat(upstream.count(b)).isEqualTo(1);
+        CredentialEvent.TransientFailureRecorded failure = onlyTransientFailureOf(a);
+        assertThat(failure.kind()).isEqualTo("upstream_status");
+        assertThat(failure.status()).isEqualTo(status);
+        assertThat(failure.modelKey()).isEqualTo("m");
+        assertThat(failure.message()).isEqualTo("upstream returned " + status);
+        assertThat(failure.responseBody()).contains("try later");
+        assertThat(outcomes(b, list -> !list.isEmpty()))
+                .singleElement()
+                .isInstanceOf(CredentialEvent.AttemptSucceeded.class);
+    }
+
+    @ParameterizedTest(name = "status {0}: never retried on the same credential")
+    @ValueSource(ints = {401, 403})
+    void authFailureSwitchesAtOnceAndChargesTheAccount(int status) {
+        upstream.on(a, json(status, "{\"error\":{\"message\":\"denied\"}}"));
+        pool(Pool.credential(a).policy(2, 10, true, 10));
+
+        HttpResponse<String> response = call();
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(upstream.count(a)).isEqualTo(1);
+        assertThat(onlyTransientFailureOf(a).status()).isEqualTo(status);
+        CredentialSnapshot local = views.pool().credential(a).orElseThrow();
+        assertThat(local.account().cooldownUntil())
+                .as("401/403 park the whole account")
+                .isNotNull();
+    }
+
+    @Test
+    void refusedConnectionIsATransportFailure() throws Exception {
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        pool(Pool.credential(a).baseUrl("http://127.0.0.1:" + closed).policy(1, 10, true, 10));
+
+        HttpResponse<String> response = call();
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        CredentialEvent.TransientFailureRecorded failure = onlyTransientFailureOf(a);
+        assertThat(failure.kind()).isEqualTo("transport");
+        assertThat(failure.status()).isNull();
+        assertThat(failure.message()).startsWith("connection failed");
+    }
+
+    @Test
+    void stalledUpstreamFiresTheReadGapAndFailsOver() {
+        upstream.on(a, MockUpstream.stall());
+        pool(Pool.credential(a).policy(0, 10, true, 10));
+
+        HttpResponse<String> response = call();
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(upstream.count(a)).isEqualTo(1);
+        CredentialEvent.TransientFailureRecorded failure = onlyTransientFailureOf(a);
+        assertThat(failure.kind()).isEqualTo("transport");
+        assertThat(failure.message()).contains("read timeout").contains("gateway.upstream.read-gap-timeout=2s");
+    }
+
+    @Test
+    void permanentTextRevokesWithoutRetry() {
+        upstream.on(a, json(401, "{\"error\":{\"message\":\"invalid_grant: refresh token has been revoked\"}}"));
+        pool(Pool.credential(a).policy(2, 10, true, 10));
+
+        assertThat(call().statusCode()).isEqualTo(200);
+        assertThat(call().statusCode()).isEqualTo(200);
+
+        assertThat(upstream.count(a))
+                .as("revoked after the first attempt, never tried again")
+                .isEqualTo(1);
+        assertThat(outcomes(a, list -> !list.isEmpty()))
+                .singleElement()
+                .isInstanceOf(CredentialEvent.PermanentFailureRecorded.class);
+        assertThat(views.pool().credential(a).orElseThrow().account().status()).isEqualTo(AccountStatus.REVOKED);
+    }
+
+    @ParameterizedTest(name = "status {0} is returned as the upstream sent it")
+    @ValueSource(ints = {400, 404, 422})
+    void clientErrorsPassThroughUntouched(int status) {
+        String body = "{\"error\":{\"message\":\"bad parameter: temperature\",\"type\":\"invalid_request_error\"}}";
+        upstream.on(a, json(status, body));
+        pool(Pool.credential(a).policy(2, 10, true, 10));
+
+        HttpResponse<String> response = call();
+
+        assertThat(response.statusCode()).isEqualTo(status);
+        assertThat(response.body()).isEqualTo(body);
+        assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
+        assertThat(upstream.count(a)).isEqualTo(1);
+        assertThat(upstream.count(b)).as("not a failure: no failover").isZero();
+        CredentialSnapshot local = views.pool().credential(a).orElseThrow();
+        assertThat(local.account().transientFailureCount()).isZero();
+        assertThat(local.models()).isEmpty();
+    }
+
+    @Test
+    void failureBodyOn200IsASemanticFailureAndSwitchesAtOnce() {
+        upstream.on(a, json(200, "{\"error\":{\"message\":\"upstream overloaded\",\"type\":\"server_error\"}}"));
+        pool(Pool.credential(a).policy(2, 10, true, 10));
+
+        HttpResponse<String> response = call();
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("hello");
+        assertThat(upstream.count(a))
+                .as("a 2xx failure is never retried on the same credential")
+                .isEqualTo(1);
+        CredentialEvent.TransientFailureRecorded failure = onlyTransientFailureOf(a);
+        assertThat(failure.kind()).isEqualTo("semantic_response_transient");
+        assertThat(failure.message()).isEqualTo("upstream overloaded");
+    }
+
+    @Test
+    void quotaExhaustionTakesTheAccountChannel() {
+        upstream.on(
+                a,
+                json(
+                        429,
+                        "{\"error\":{\"code\":\"insufficient_quota\",\"message\":\"You exceeded your current quota\"}}"));
+        pool(Pool.credential(a).policy(2, 10, true, 10));
+
+        assertThat(call().statusCode()).isEqualTo(200);
+        assertThat(call().statusCode()).isEqualTo(200);
+
+        assertThat(upstream.count(a))
+                .as("quota: no retry, and the account is out")
+                .isEqualTo(1);
+        assertThat(outcomes(a, list -> !list.isEmpty()))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        CredentialEvent.QuotaExhaustionRecorded.class,
+                        quota -> assertThat(quota.message()).isEqualTo("You exceeded your current quota"));
+        assertThat(views.pool().credential(a).orElseThrow().account().status()).isEqualTo(AccountStatus.ERROR);
+    }
+
+    @Test
+    void retryCountAndIntervalAreHonoured() {
+        upstream.on(a, json(500, "{}"));
+        pool(Pool.credential(a).policy(3, 150, true, 10));
+
+        assertThat(call().statusCode()).isEqualTo(200);
+
+        List<MockUpstream.Hit> hits = upstream.hits(a);
+        assertThat(hits).as("1 attempt + retry_count 3").hasSize(4);
+        for (int i = 1; i < hits.size(); i++) {
+            long gapMillis = (hits.get(i).atNanos() - hits.get(i - 1).atNanos()) / 1_000_000;
+            assertThat(gapMillis).as("retry_interval_ms between attempts").isGreaterThanOrEqualTo(150);
+        }
+    }
+
+    @Test
+    void aFailingCredentialIsAvoidedByTheVeryNextRequest() {
+        upstream.on(a, json(503, "{}"));
+        pool(Pool.credential(a).policy(0, 10, true, 30));
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(call().statusCode()).isEqualTo(200);
+        }
+
+        assertThat(upstream.count(a))
+                .as("cooling after its first recorded failure")
+                .isEqualTo(1);
+        assertThat(upstream.count(b)).isEqualTo(5);
+    }
+}

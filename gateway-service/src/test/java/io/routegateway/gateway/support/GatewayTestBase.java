@@ -1,0 +1,192 @@
+package io.routegateway.gateway.support;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+import jakarta.inject.Inject;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
+import io.routegateway.gateway.view.PoolViewHolder;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What the gateway tests share: the running gateway (real Kafka), the mock upstream, publication
+ * of snapshots to the real state topics, and reading of the real outcome and usage topics.
+ */
+public abstract class GatewayTestBase {
+
+    protected static final Duration KAFKA_WAIT = Duration.ofSeconds(60);
+
+    private static StateTopics topics;
+
+    @Inject
+    protected SecretBox box;
+
+    @Inject
+    protected PoolViewHolder views;
+
+    @Inject
+    protected TestClock clock;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    protected String bootstrap;
+
+    @TestHTTPResource("/")
+    protected URL gateway;
+
+    protected final MockUpstream upstream = MockUpstream.get();
+    protected final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    protected synchronized StateTopics topics() {
+        if (topics == null) {
+            topics = new StateTopics(bootstrap);
+        }
+        return topics;
+    }
+
+    /** Publishes the snapshots and waits until the gateway's view holds all of them. */
+    protected void install(List<CredentialSnapshot> credentials, List<GroupSnapshot> groups, AccessKeySnapshot key) {
+        for (GroupSnapshot group : groups) {
+            topics().publish(group);
+        }
+        for (CredentialSnapshot credential : credentials) {
+            topics().publish(credential);
+        }
+        if (key != null) {
+            topics().publish(key);
+        }
+        await().atMost(KAFKA_WAIT).until(() -> {
+            boolean all = key == null
+                    || views.pool()
+                            .accessKey(key.accessKeyId())
+                            .map(k -> k.version() == key.version())
+                            .orElse(false);
+            for (GroupSnapshot group : groups) {
+                all &= views.pool()
+                        .group(group.groupId())
+                        .map(g -> g.version() == group.version())
+                        .orElse(false);
+            }
+            for (CredentialSnapshot credential : credentials) {
+                all &= views.pool()
+                        .credential(credential.credentialId())
+                        .map(c -> c.version() == credential.version())
+                        .orElse(false);
+            }
+            return all;
+        });
+    }
+
+    protected HttpResponse<String> post(String path, String keyId, String json) {
+        return send(request(path, keyId)
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build());
+    }
+
+    protected HttpResponse<String> get(String path, String keyId) {
+        return send(request(path, keyId).GET().build());
+    }
+
+    protected HttpRequest.Builder request(String path, String keyId) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(60))
+                .header("content-type", "application/json");
+        if (keyId != null) {
+            builder.header("authorization", "Bearer " + Pool.plaintext(keyId));
+        }
+        return builder;
+    }
+
+    protected URI uri(String path) {
+        try {
+            return gateway.toURI().resolve(path.startsWith("/") ? path.substring(1) : path);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    protected HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    protected static String chat(String model) {
+        return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    }
+
+    protected static JsonNode parse(String text) {
+        try {
+            return Json.MAPPER.readTree(text);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The outcome events published for a credential, waiting until {@code done} holds. */
+    protected List<CredentialEvent> outcomes(String credentialId, Predicate<List<CredentialEvent>> done) {
+        List<CredentialEvent> events = new ArrayList<>();
+        topics().read(
+                        Topics.OUTCOMES,
+                        credentialId::equals,
+                        values -> {
+                            events.clear();
+                            for (String value : values) {
+                                events.add(readValue(value, CredentialEvent.class));
+                            }
+                            return done.test(events);
+                        },
+                        KAFKA_WAIT);
+        return events;
+    }
+
+    /** The usage records published under a key (credential id, or access key id), waiting until {@code done} holds. */
+    protected List<RequestCompleted> usage(String key, Predicate<List<RequestCompleted>> done) {
+        List<RequestCompleted> records = new ArrayList<>();
+        topics().read(
+                        Topics.USAGE,
+                        key::equals,
+                        values -> {
+                            records.clear();
+                            for (String value : values) {
+                                records.add(readValue(value, RequestCompleted.class));
+                            }
+                            return done.test(records);
+                        },
+                        KAFKA_WAIT);
+        return records;
+    }
+
+    private static <T> T readValue(String value, Class<T> type) {
+        try {
+            return Json.MAPPER.readValue(value, type);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.routegateway.gateway.support;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Feeds the real state topics and reads the real outcome and usage topics of the test broker. */
+public final class StateTopics implements AutoCloseable {
+
+    private final String bootstrap;
+    private final KafkaProducer<String, String> producer;
+
+    public StateTopics(String bootstrap) {
+        this.bootstrap = bootstrap;
+        this.producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(),
+                new StringSerializer());
+    }
+
+    public RecordMetadata publish(CredentialSnapshot snapshot) {
+        return send(Topics.CREDENTIAL_STATE, snapshot.credentialId(), json(snapshot));
+    }
+
+    public RecordMetadata publish(GroupSnapshot snapshot) {
+        return send(Topics.GROUPS, snapshot.groupId(), json(snapshot));
+    }
+
+    public RecordMetadata publish(AccessKeySnapshot snapshot) {
+        return send(Topics.ACCESS_KEYS, snapshot.accessKeyId(), json(snapshot));
+    }
+
+    public RecordMetadata tombstone(String topic, String key) {
+        return send(topic, key, null);
+    }
+
+    private RecordMetadata send(String topic, String key, String value) {
+        try {
+            return producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not publish to " + topic, e);
+        }
+    }
+
+    private static String json(Object value) {
+        try {
+            return Json.MAPPER.writeValueAsString(value);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Reads {@code topic} from the beginning until {@code done} holds for the records whose key
+     * matches, or the timeout passes; returns those records' values.
+     */
+    public List<String> read(
+            String topic, Predicate<String> keyMatches, Predicate<List<String>> done, Duration timeout) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "gateway-test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false);
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline && !done.test(values)) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(300))) {
+                    if (record.key() != null && keyMatches.test(record.key())) {
+                        values.add(record.value());
+                    }
+                }
+            }
+        }
+        return values;
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+    }
+}

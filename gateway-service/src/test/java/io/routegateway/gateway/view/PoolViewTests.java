@@ -1,0 +1,84 @@
+package io.routegateway.gateway.view;
+
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.core.event.Topics;
+import io.routegateway.gateway.support.GatewayTestBase;
+import io.routegateway.gateway.support.Pool;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static io.routegateway.gateway.support.MockUpstream.ok;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.is;
+
+/** The view follows the state topics: versions only move forward, tombstones remove. */
+@QuarkusTest
+class PoolViewTests extends GatewayTestBase {
+
+    @Inject
+    StateTopicsReader reader;
+
+    @Test
+    void olderVersionsAreIgnoredAndTombstonesRemove() {
+        String credential = Pool.uid("c");
+        String group = Pool.uid("g");
+        String keyId = Pool.uid("k");
+        upstream.on(credential, ok());
+        install(
+                List.of(Pool.credential(credential)
+                        .serves("m")
+                        .groups(group)
+                        .version(5)
+                        .build(box)),
+                List.of(Pool.group(group, false)),
+                Pool.key(keyId, List.of(group)));
+
+        // an older snapshot after a newer one changes nothing
+        RecordMetadata older = topics().publish(Pool.credential(credential)
+                .serves("other")
+                .groups(group)
+                .version(4)
+                .build(box));
+        await().atMost(KAFKA_WAIT).until(() -> reader.position(older.topic(), older.partition()) > older.offset());
+        assertThat(views.pool().credential(credential).orElseThrow().version()).isEqualTo(5);
+        assertThat(views.pool().credential(credential).orElseThrow().modelMappings())
+                .extracting(mapping -> mapping.from())
+                .containsExactly("m");
+        install(
+                List.of(Pool.credential(credential)
+                        .serves("m", "n")
+                        .groups(group)
+                        .version(6)
+                        .build(box)),
+                List.of(),
+                null);
+        assertThat(views.pool().credential(credential).orElseThrow().modelMappings())
+                .hasSize(2);
+        assertThat(post("/v1/chat/completions", keyId, chat("n")).statusCode()).isEqualTo(200);
+
+        topics().tombstone(Topics.CREDENTIAL_STATE, credential);
+        await().atMost(KAFKA_WAIT)
+                .until(() -> views.pool().credential(credential).isEmpty());
+        assertThat(post("/v1/chat/completions", keyId, chat("m")).statusCode()).isEqualTo(502);
+
+        topics().tombstone(Topics.ACCESS_KEYS, keyId);
+        await().atMost(KAFKA_WAIT).until(() -> views.pool().accessKey(keyId).isEmpty());
+        assertThat(post("/v1/chat/completions", keyId, chat("m")).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void readinessReportsTheCaughtUpView() {
+        given().when()
+                .get("/q/health/ready")
+                .then()
+                .statusCode(200)
+                .body("status", is("UP"))
+                .body("checks.find { it.name == 'pool-view' }.status", is("UP"));
+    }
+}
