@@ -72,7 +72,7 @@ public class ModelTestService {
      * finds out whether they came back) and publishes the outcome before answering.
      *
      * @param requestedModel the requested model name, null for the account's default model
-     * @return a failed Uni with {@link TestRejectedException} when the account does not serve the
+     * @return a failed Uni with {@link io.routegateway.core.policy.ValidationException} when the account does not serve the
      *     model, {@link SecretUnreadableException} when its secret does not open; nothing is sent or
      *     published then
      */

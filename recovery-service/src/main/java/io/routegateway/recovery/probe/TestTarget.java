@@ -1,6 +1,7 @@
 package io.routegateway.recovery.probe;
 
 import io.routegateway.core.model.ModelKeys;
+import io.routegateway.core.policy.ValidationException;
 import io.routegateway.recovery.repository.CredentialRecord;
 
 /**
@@ -15,19 +16,19 @@ record TestTarget(String requestedModel, String upstreamModel, String modelKey) 
     /**
      * @param requestedModel the model to test, null or blank for the credential's default (the first
      *     non-fallback mapping, or the platform's first baseline model)
-     * @throws TestRejectedException when the credential does not serve the model, or has no default
+     * @throws ValidationException when the credential does not serve the model, or has no default
      */
     static TestTarget resolve(CredentialRecord credential, String requestedModel) {
         String requested = requestedModel == null || requestedModel.isBlank() ? null : requestedModel.strip();
         if (requested == null) {
             requested = ModelKeys.firstNonFallbackModel(
                             credential.platform(), credential.kind(), credential.modelMappings())
-                    .orElseThrow(() -> new TestRejectedException(
+                    .orElseThrow(() -> new ValidationException(
                             MODEL_REQUIRED, "credential " + credential.id() + " has no default model: name one"));
         }
         String name = requested;
         String upstream = ModelKeys.upstreamModel(credential.kind(), credential.modelMappings(), name)
-                .orElseThrow(() -> new TestRejectedException(
+                .orElseThrow(() -> new ValidationException(
                         MODEL_NOT_MAPPED, "credential " + credential.id() + " does not map model '" + name + "'"));
         return new TestTarget(name, upstream, ModelKeys.stripOneM(upstream));
     }

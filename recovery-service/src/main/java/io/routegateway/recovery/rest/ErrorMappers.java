@@ -2,8 +2,8 @@ package io.routegateway.recovery.rest;
 
 import jakarta.ws.rs.core.Response;
 
+import io.routegateway.core.policy.ValidationException;
 import io.routegateway.recovery.probe.SecretUnreadableException;
-import io.routegateway.recovery.probe.TestRejectedException;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -26,7 +26,7 @@ class ErrorMappers {
     }
 
     @ServerExceptionMapper
-    RestResponse<ErrorBody> rejected(TestRejectedException e) {
+    RestResponse<ErrorBody> rejected(ValidationException e) {
         return ErrorBody.of(Response.Status.BAD_REQUEST, e.code(), e.getMessage(), "invalid_request");
     }
 
