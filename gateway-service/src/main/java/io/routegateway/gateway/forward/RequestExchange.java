@@ -332,7 +332,8 @@ final class RequestExchange {
     }
 
     private void clientClosed() {
-        if (settled || clientGone) {
+        // an HTTP/2 stream closes inside end(), before the request is settled: that is no disconnect
+        if (settled || clientGone || response.ended()) {
             return;
         }
         clientGone = true;

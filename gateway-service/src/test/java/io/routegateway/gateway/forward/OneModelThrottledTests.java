@@ -9,6 +9,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.Pool;
+import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 import static io.routegateway.gateway.support.MockUpstream.json;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 class OneModelThrottledTests extends GatewayTestBase {
 
+    private static final Logger LOG = Logger.getLogger(OneModelThrottledTests.class);
     private static final int RETRY_COUNT = 2;
     private static final int COOLDOWN_SECONDS = 10;
     private static final int WINDOWS = 4;
@@ -72,6 +74,10 @@ class OneModelThrottledTests extends GatewayTestBase {
             clock.advance(Duration.ofSeconds(COOLDOWN_SECONDS + 1));
         }
 
+        LOG.infof(
+                "%d requests, %d client-visible failures; attempts on the throttled (credential, model) per cooldown"
+                        + " window: %s",
+                WINDOWS * REQUESTS_PER_WINDOW, clientFailures, attemptsPerWindow);
         assertThat(clientFailures).isZero();
         assertThat(attemptsPerWindow)
                 .allSatisfy(attempts -> assertThat(attempts).isLessThanOrEqualTo(RETRY_COUNT + 1));
