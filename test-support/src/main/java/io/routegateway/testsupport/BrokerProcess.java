@@ -38,22 +38,40 @@ final class BrokerProcess implements AutoCloseable {
     private final OutputStream stdin;
     private final Path dataDir;
     private final Path logFile;
+    /** Length of the log before this start: a restart appends, and only its own lines count. */
+    private final long logStart;
+
     private final int port;
 
-    private BrokerProcess(Process process, Path dataDir, Path logFile, int port) {
+    private BrokerProcess(Process process, Path dataDir, Path logFile, long logStart, int port) {
         this.process = process;
         this.stdin = process.getOutputStream();
         this.dataDir = dataDir;
         this.logFile = logFile;
+        this.logStart = logStart;
         this.port = port;
     }
 
     /** Starts a broker on two free loopback ports in a fresh temporary directory and waits until it serves. */
     static BrokerProcess start(Duration timeout) {
         try {
-            Path dataDir = Files.createTempDirectory("route-kafka-");
-            Path logFile = dataDir.resolve("broker.log");
             int[] ports = freePorts(2);
+            return start(Files.createTempDirectory("route-kafka-"), ports[0], ports[1], timeout);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the test Kafka broker", e);
+        }
+    }
+
+    /**
+     * Starts a broker on the given ports with its data under {@code dataDir} and waits until it serves.
+     * A directory that already holds a broker's data is reused as it is (a restart).
+     */
+    static BrokerProcess start(Path dataDir, int brokerPort, int controllerPort, Duration timeout) {
+        try {
+            Path logFile = dataDir.resolve("broker.log");
+            int[] ports = {brokerPort, controllerPort};
+            Files.createDirectories(dataDir);
+            long logStart = Files.exists(logFile) ? Files.size(logFile) : 0;
             String java =
                     Path.of(System.getProperty("java.home"), "bin", "java").toString();
             List<String> command = List.of(
@@ -69,9 +87,9 @@ final class BrokerProcess implements AutoCloseable {
                     "--die-with-stdin");
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(logFile.toFile())
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                     .start();
-            BrokerProcess broker = new BrokerProcess(process, dataDir, logFile, ports[0]);
+            BrokerProcess broker = new BrokerProcess(process, dataDir, logFile, logStart, ports[0]);
             try {
                 broker.awaitReady(timeout);
             } catch (RuntimeException e) {
@@ -96,9 +114,19 @@ final class BrokerProcess implements AutoCloseable {
         return dataDir;
     }
 
+    int port() {
+        return port;
+    }
+
     /** Closes the broker's stdin (it halts at once), waits for the exit, and deletes its directory. */
     @Override
     public void close() {
+        halt();
+        deleteRecursively(dataDir);
+    }
+
+    /** Closes the broker's stdin (it halts at once, like a crash) and waits for the exit; the data stays. */
+    void halt() {
         try {
             stdin.close();
         } catch (IOException ignored) {
@@ -113,7 +141,6 @@ final class BrokerProcess implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-        deleteRecursively(dataDir);
     }
 
     private void awaitReady(Duration timeout) {
@@ -136,8 +163,12 @@ final class BrokerProcess implements AutoCloseable {
 
     private boolean logContains(String text) {
         try {
-            return Files.exists(logFile)
-                    && Files.readString(logFile, StandardCharsets.UTF_8).contains(text);
+            if (!Files.exists(logFile)) {
+                return false;
+            }
+            byte[] log = Files.readAllBytes(logFile);
+            int from = (int) Math.min(logStart, log.length);
+            return new String(log, from, log.length - from, StandardCharsets.UTF_8).contains(text);
         } catch (IOException e) {
             return false;
         }
@@ -186,7 +217,7 @@ final class BrokerProcess implements AutoCloseable {
         throw new IllegalStateException("BrokerMain is loaded from an unsupported location: " + text);
     }
 
-    private static int[] freePorts(int count) throws IOException {
+    static int[] freePorts(int count) throws IOException {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             int[] ports = new int[count];
@@ -221,7 +252,7 @@ final class BrokerProcess implements AutoCloseable {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }
