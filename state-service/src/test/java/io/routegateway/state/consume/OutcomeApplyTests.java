@@ -3,6 +3,7 @@ package io.routegateway.state.consume;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,6 +19,7 @@ import io.routegateway.core.event.Topics;
 import io.routegateway.state.apply.ApplyResult;
 import io.routegateway.state.repository.CredentialEntity;
 import io.routegateway.state.repository.CredentialModelEntity;
+import io.routegateway.state.repository.RuntimeSettingEntity;
 import io.routegateway.state.repository.TimelineEntity;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
@@ -126,6 +128,33 @@ class OutcomeApplyTests {
             await().atMost(PATIENCE).until(() -> processed(sol.eventId()) + processed(glm.eventId()) == 2);
             assertEscalatedOnce(id, at);
         }
+    }
+
+    @Test
+    void theBlacklistThresholdFromRuntimeSettingsFlipsTheAccountToError() {
+        String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-blacklist");
+        Instant at = Instant.parse("2026-03-01T13:00:00Z");
+        setBlacklistThreshold("2");
+        try {
+            OutcomeFixtures.await(() -> service.apply(accountFailure(id, at)));
+            assertThat(credential(id).status).isEqualTo("ok");
+            OutcomeFixtures.await(() -> service.apply(accountFailure(id, at.plusSeconds(20))));
+            CredentialEntity account = credential(id);
+            assertThat(account.transientFailureCount).isEqualTo(2);
+            assertThat(account.status).isEqualTo("error");
+        } finally {
+            setBlacklistThreshold("0");
+        }
+    }
+
+    private static CredentialEvent accountFailure(String id, Instant at) {
+        return new CredentialEvent.TransientFailureRecorded(
+                UUID.randomUUID(), id, at, "upstream-sol", "transport", null, "connect timed out", null);
+    }
+
+    private static void setBlacklistThreshold(String value) {
+        OutcomeFixtures.inTransaction(() -> RuntimeSettingEntity.<RuntimeSettingEntity>findById("blacklist_threshold")
+                .invoke(setting -> setting.value = value));
     }
 
     private static void assertEscalatedOnce(String id, Instant at) {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -17,14 +18,16 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.CredentialEvent;
-import io.routegateway.core.event.Topics;
 import io.routegateway.state.repository.ProcessedEventEntity;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
@@ -36,13 +39,30 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Measurement, not a pass/fail timing check: 10,000 outcome events produced up front onto a
- * single-partition {@code route.outcomes}, then the time from the first to the last apply (from
+ * single-partition outcome topic (the broker's default is 3 partitions, so the channel reads a topic
+ * this test creates with one), then the time from the first to the last apply (from
  * {@code processed_events.applied_at}) and the publication lag percentiles of the relay. Prints the
  * figures and writes them to {@code target/outcome-throughput.txt}. Run alone with {@code mvn -pl
  * state-service verify -Dit.test=OutcomeThroughputIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @QuarkusTest
+@TestProfile(OutcomeThroughputIT.SinglePartitionProfile.class)
 class OutcomeThroughputIT {
+
+    /** The outcome channel reads a topic this test creates with exactly one partition. */
+    public static class SinglePartitionProfile implements QuarkusTestProfile {
+
+        static final String TOPIC = "route.outcomes.bench";
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "mp.messaging.incoming.outcomes.topic", TOPIC,
+                    // wait for the test to create the topic instead of auto-creating it with the broker's default
+                    "mp.messaging.incoming.outcomes.allow.auto.create.topics", "false",
+                    "mp.messaging.incoming.outcomes.metadata.max.age.ms", "1000");
+        }
+    }
 
     private static final int EVENTS = 10_000;
     private static final int CREDENTIALS = 100;
@@ -55,17 +75,10 @@ class OutcomeThroughputIT {
 
     @Test
     void appliesTenThousandEvents() throws Exception {
-        try (Admin admin =
-                Admin.create(java.util.Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrap()))) {
-            int partitions = admin.describeTopics(List.of(Topics.OUTCOMES))
-                    .allTopicNames()
-                    .get(30, TimeUnit.SECONDS)
-                    .get(Topics.OUTCOMES)
-                    .partitions()
-                    .size();
-            assertThat(partitions).as("route.outcomes partitions").isEqualTo(1);
-        } catch (java.util.concurrent.ExecutionException absent) {
-            // not created yet: the broker creates it with its default of one partition
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrap()))) {
+            admin.createTopics(List.of(new NewTopic(SinglePartitionProfile.TOPIC, 1, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < CREDENTIALS; i++) {
@@ -85,7 +98,7 @@ class OutcomeThroughputIT {
         long lagCountBefore = lag().count();
         try (KafkaProducer<String, String> producer = TestKafka.producer()) {
             for (CredentialEvent event : events) {
-                producer.send(new ProducerRecord<>(Topics.OUTCOMES, event.credentialId(), json(event)));
+                producer.send(new ProducerRecord<>(SinglePartitionProfile.TOPIC, event.credentialId(), json(event)));
             }
             producer.flush();
         }
