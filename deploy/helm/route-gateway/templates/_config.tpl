@@ -37,7 +37,7 @@ STATE_RECOVERY_URL: {{ include "route-gateway.recoveryServiceUrl" $root | quote 
 GATEWAY_UPSTREAM_CONNECT_TIMEOUT: {{ $v.gateway.upstream.connectTimeout | quote }}
 GATEWAY_UPSTREAM_READ_GAP_TIMEOUT: {{ $v.gateway.upstream.readGapTimeout | quote }}
 {{- if gt (int64 $v.gateway.maxRequestBytes) 0 }}
-GATEWAY_MAX_REQUEST_BYTES: {{ int64 $v.gateway.maxRequestBytes | toString | quote }}
+GATEWAY_REQUEST_MAX_BODY_SIZE: {{ int64 $v.gateway.maxRequestBytes | toString | quote }}
 {{- end }}
 {{- end }}
 {{- if eq .component "recovery" }}
