@@ -28,6 +28,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import org.jboss.logging.Logger;
 
 /**
  * The one outbound HTTP client for upstream LLM APIs, shared by gateway forwarding and recovery
@@ -45,6 +46,8 @@ import io.vertx.core.http.RequestOptions;
  */
 @Singleton
 public class UpstreamClient {
+
+    private static final Logger LOG = Logger.getLogger(UpstreamClient.class);
 
     /** HTTP/1.1 connections kept per upstream host (each carries one request at a time). */
     public static final int HTTP1_CONNECTIONS_PER_HOST = 1024;
@@ -135,6 +138,8 @@ public class UpstreamClient {
             if (!exchange.connected(outbound)) {
                 return;
             }
+            // failures reach the send/response callbacks; this only keeps an intended reset out of the error log
+            outbound.exceptionHandler(failure -> LOG.debugf("upstream request to %s ended: %s", server, failure));
             outbound.send(Buffer.buffer(request.body())).onComplete(headed -> {
                 if (headed.failed()) {
                     exchange.complete(failed(describe(headed.cause(), timeouts, true, server), modelTest));
