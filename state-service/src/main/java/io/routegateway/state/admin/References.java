@@ -1,0 +1,70 @@
+package io.routegateway.state.admin;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.routegateway.state.repository.CredentialRepository;
+import io.routegateway.state.repository.GroupRepository;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Checks that ids a write refers to exist, so no dangling reference is ever stored. Only ids are
+ * read: no entity becomes managed here, so a row the caller locks later is read fresh under its lock.
+ */
+@ApplicationScoped
+public class References {
+
+    private final GroupRepository groups;
+    private final CredentialRepository credentials;
+
+    References(GroupRepository groups, CredentialRepository credentials) {
+        this.groups = groups;
+        this.credentials = credentials;
+    }
+
+    /** Fails with {@code validation.group_ids} naming every id that does not exist. */
+    public Uni<Void> requireGroups(List<String> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return groups.getSession()
+                .flatMap(session -> session.createSelectionQuery(
+                                "select g.id from GroupEntity g where g.id in :ids", String.class)
+                        .setParameter("ids", ids)
+                        .getResultList())
+                .invoke(existing -> requireAll(ids, existing, AdminCodes.GROUP_IDS, "group"))
+                .replaceWithVoid();
+    }
+
+    /** Fails with {@code validation.credential_ids} naming every id that does not exist. */
+    public Uni<Void> requireCredentials(List<String> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return credentials
+                .getSession()
+                .flatMap(session -> session.createSelectionQuery(
+                                "select c.id from CredentialEntity c where c.id in :ids", String.class)
+                        .setParameter("ids", ids)
+                        .getResultList())
+                .invoke(existing -> requireAll(ids, existing, AdminCodes.CREDENTIAL_IDS, "credential"))
+                .replaceWithVoid();
+    }
+
+    private static void requireAll(List<String> wanted, List<String> found, String code, String what) {
+        Set<String> existing = new HashSet<>(found);
+        List<String> missing = new ArrayList<>();
+        for (String id : wanted) {
+            if (!existing.contains(id)) {
+                missing.add(id);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw AdminException.invalid(code, "unknown " + what + " ids: " + missing);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.routegateway.state.admin;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.core.select.Affinity;
+import io.routegateway.core.select.AffinityKey;
+import io.routegateway.core.select.AffinityTable;
+import io.routegateway.core.select.PoolView;
+import io.routegateway.core.select.RouteRequest;
+import io.routegateway.core.select.Router;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Route check: builds the routing view from the database rows — the same snapshots the gateways
+ * build theirs from — and runs route-core's {@link Router#route} with the trace on. Nothing is sent
+ * upstream and nothing is written. Differences from a live gateway: no recent outcome counts (auto
+ * weights are the no-history 50) and no affinity memory unless one is simulated.
+ */
+@ApplicationScoped
+public class RouteCheckService {
+
+    private final PoolReader pool;
+    private final Clock clock;
+
+    RouteCheckService(PoolReader pool, Clock clock) {
+        this.pool = pool;
+        this.clock = clock;
+    }
+
+    public Uni<RouteCheckView> check(JsonBody<RouteCheckInput> body) {
+        RouteCheckInput input = body.value();
+        boolean byId = input.accessKeyId() != null && !input.accessKeyId().isBlank();
+        boolean byKey = input.accessKey() != null && !input.accessKey().isBlank();
+        if (byId == byKey) {
+            throw AdminException.invalid(AdminCodes.ACCESS_KEY, "send exactly one of access_key_id and access_key");
+        }
+        if (input.protocol() == null) {
+            throw AdminException.invalid(AdminCodes.PROTOCOL, "protocol is required");
+        }
+        Protocol protocol = Inputs.protocols(List.of(input.protocol())).get(0);
+        return pool.read().map(stored -> {
+            Instant now = clock.instant();
+            PoolView view = stored.view(now);
+            AccessKeySnapshot key;
+            if (byId) {
+                key = view.accessKey(input.accessKeyId())
+                        .orElseThrow(() -> AdminException.notFound("access key", input.accessKeyId()));
+            } else {
+                key = view.authenticate(input.accessKey()).orElse(null);
+            }
+            AffinityKey affinityKey =
+                    key == null ? null : Affinity.key(key.accessKeyId(), protocol, prefix(input, protocol));
+            RouteRequest request = new RouteRequest(key, protocol, input.model(), affinityKey);
+            AffinityTable affinity = remembered(view, key, affinityKey, input, now);
+            Set<String> excluded = new HashSet<>(Inputs.ids(input.excludedCredentialIds(), AdminCodes.CREDENTIAL_IDS));
+            SplittableRandom rng = input.seed() == null ? new SplittableRandom() : new SplittableRandom(input.seed());
+            return RouteCheckView.of(Router.route(view, request, excluded, affinity, rng, now, true), hex(affinityKey));
+        });
+    }
+
+    private static String prefix(RouteCheckInput input, Protocol protocol) {
+        if (input.prompt() != null && !input.prompt().isBlank()) {
+            String prompt = input.prompt();
+            return prompt.length() > Affinity.PREFIX_CHARS ? prompt.substring(0, Affinity.PREFIX_CHARS) : prompt;
+        }
+        return input.body() == null ? null : Affinity.promptPrefix(protocol, input.body());
+    }
+
+    /** An affinity table holding the one simulated memory, or null when none is simulated. */
+    private static AffinityTable remembered(
+            PoolView view, AccessKeySnapshot key, AffinityKey affinityKey, RouteCheckInput input, Instant now) {
+        String credentialId = input.rememberedCredentialId();
+        if (credentialId == null || credentialId.isBlank()) {
+            return null;
+        }
+        CredentialSnapshot credential = view.credential(credentialId)
+                .orElseThrow(() -> AdminException.invalid(
+                        AdminCodes.CREDENTIAL_IDS, "unknown remembered_credential_id " + credentialId));
+        if (affinityKey == null) {
+            throw AdminException.invalid(
+                    AdminCodes.QUERY, "remembered_credential_id needs a prompt (or body) and a known access key");
+        }
+        String groupId = input.rememberedGroupId();
+        if (groupId == null || groupId.isBlank()) {
+            groupId = key.groupIds().stream()
+                    .filter(credential.groupIds()::contains)
+                    .findFirst()
+                    .orElseThrow(() -> AdminException.invalid(
+                            AdminCodes.GROUP_IDS, "no group of the key's scope holds credential " + credentialId));
+        }
+        AffinityTable table = new AffinityTable();
+        table.remember(affinityKey, groupId, credential.credentialId(), now);
+        return table;
+    }
+
+    private static String hex(AffinityKey key) {
+        return key == null
+                ? null
+                : HexFormat.of().toHexDigits(key.high()) + HexFormat.of().toHexDigits(key.low());
+    }
+}

@@ -1,0 +1,59 @@
+package io.routegateway.state.admin;
+
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.routegateway.core.policy.RuntimeSettings;
+import io.routegateway.state.repository.RuntimeSettingEntity;
+import io.routegateway.state.repository.RuntimeSettingRepository;
+import io.smallrye.mutiny.Uni;
+
+/** Runtime settings: validated by route-core's {@link RuntimeSettings}, stored all-or-nothing. */
+@ApplicationScoped
+public class SettingsService {
+
+    private final RuntimeSettingRepository settings;
+    private final AdminWrites writes;
+
+    SettingsService(RuntimeSettingRepository settings, AdminWrites writes) {
+        this.settings = settings;
+        this.writes = writes;
+    }
+
+    @WithSession
+    public Uni<SettingsView> get() {
+        return settings.current().map(SettingsView::of);
+    }
+
+    /** Only the fields sent change; one bad field refuses the whole update. */
+    public Uni<SettingsView> update(JsonNode patch) {
+        if (patch == null || !patch.isObject()) {
+            throw AdminException.invalid(AdminCodes.MALFORMED_JSON, "the body must be a JSON object");
+        }
+        // the rows are locked first: two concurrent updates apply one after the other, none is lost
+        return writes.inTransaction(() -> settings.findAll()
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .list()
+                .flatMap(locked -> settings.current())
+                .flatMap(current -> {
+                    RuntimeSettings next = current.withPatch(patch);
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    for (Map.Entry<String, String> row : next.toStored().entrySet()) {
+                        chain = chain.flatMap(ok -> settings.findById(row.getKey())
+                                .flatMap(existing -> {
+                                    if (existing == null) {
+                                        return settings.persist(new RuntimeSettingEntity(row.getKey(), row.getValue()))
+                                                .replaceWithVoid();
+                                    }
+                                    existing.value = row.getValue();
+                                    return Uni.createFrom().voidItem();
+                                }));
+                    }
+                    return chain.map(ok -> SettingsView.of(next));
+                }));
+    }
+}

@@ -1,0 +1,220 @@
+package io.routegateway.state.rest;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.state.consume.CredentialEventService;
+import org.junit.jupiter.api.Test;
+
+import static io.routegateway.state.rest.AdminApiFixtures.admin;
+import static io.routegateway.state.rest.AdminApiFixtures.createCredential;
+import static io.routegateway.state.rest.AdminApiFixtures.createGroup;
+import static io.routegateway.state.rest.AdminApiFixtures.createKey;
+import static io.routegateway.state.rest.AdminApiFixtures.error;
+import static io.routegateway.state.rest.AdminApiFixtures.unique;
+import static io.routegateway.state.support.OutcomeFixtures.await;
+import static io.routegateway.state.support.OutcomeFixtures.failure;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+/** Route check: the decision trace with the spec's reason codes, from the stored rows, no upstream call. */
+@QuarkusTest
+class RouteCheckTests {
+
+    @Inject
+    CredentialEventService events;
+
+    /** One credential (gpt-5.6-sol → upstream-sol, glm-5.3 → upstream-glm, cooldown 1 h) in one group. */
+    record Pool(String credential, String group, String keyId, String key) {}
+
+    Pool pool(Map<String, Object> keyFields) {
+        String credential = createCredential(
+                unique("cred"),
+                "sk-route-check-000000",
+                Map.of("failure_policy", Map.of("cooldown_enabled", true, "cooldown_seconds", 3600)));
+        String group =
+                createGroup(unique("grp"), List.of(credential), List.of("gpt-5.6-sol", "glm-5.3", "claude-opus"));
+        Map<String, Object> fields = new HashMap<>(keyFields);
+        fields.put("name", "route check");
+        fields.put("group_ids", List.of(group));
+        String[] key = createKey(fields);
+        return new Pool(credential, group, key[0], key[1]);
+    }
+
+    static Map<String, Object> check(String keyId, String protocol, String model) {
+        return Map.of("access_key_id", keyId, "protocol", protocol, "model", model);
+    }
+
+    @Test
+    void aHealthyPoolSelectsTheCredentialAndItsModelKey() {
+        Pool pool = pool(Map.of());
+        admin().body(Map.of("access_key", pool.key(), "protocol", "openai_chat", "model", "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("decision", equalTo("selected"))
+                .body("selected.credential_id", equalTo(pool.credential()))
+                .body("selected.group_id", equalTo(pool.group()))
+                .body("selected.model_key", equalTo("upstream-sol"))
+                .body("selected.upstream_model", equalTo("upstream-sol"))
+                .body("trace.groups[0].verdict", equalTo("selected"))
+                .body("trace.groups[0].credentials[0].step", equalTo(6));
+    }
+
+    @Test
+    void noMappingForTheModelIsModelUnmatched() {
+        Pool pool = pool(Map.of());
+        admin().body(check(pool.keyId(), "openai_chat", "claude-opus"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("decision", equalTo("refused"))
+                .body("reason_code", equalTo("route_pool.model_unmatched"))
+                .body("http_status", equalTo(502))
+                .body("trace.groups[0].credentials[0].step", equalTo(3))
+                .body("trace.groups[0].credentials[0].reason", equalTo("route_pool.model_unmatched"));
+    }
+
+    @Test
+    void aPausedModelEverywhereIsModelUnavailable() {
+        Pool pool = pool(Map.of());
+        admin().post("/admin/v1/credentials/" + pool.credential() + "/models/upstream-glm/pause")
+                .then()
+                .statusCode(200);
+        admin().body(check(pool.keyId(), "openai_chat", "glm-5.3"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("reason_code", equalTo("route_pool.model_unavailable"))
+                .body("trace.groups[0].credentials[0].reason", equalTo("route_pool.model_unavailable"))
+                .body("trace.groups[0].credentials[0].step", equalTo(5));
+        // the sibling model is untouched
+        admin().body(check(pool.keyId(), "openai_chat", "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .body("decision", equalTo("selected"));
+    }
+
+    @Test
+    void aPoolThatIsAllCoolingFallsBackToTheSoonestRecoveringCredential() {
+        Pool pool = pool(Map.of());
+        await(() -> events.apply(failure(pool.credential(), Instant.now(), "upstream-sol")));
+        admin().body(check(pool.keyId(), "openai_chat", "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("decision", equalTo("selected"))
+                .body("selected.from_cooling_fallback", equalTo(true))
+                .body("selected.recovery_at", notNullValue())
+                .body("trace.groups[0].credentials[0].reason", equalTo("credential_cooldown"))
+                .body("trace.groups[0].credentials[0].recovery_at", notNullValue());
+    }
+
+    @Test
+    void aProtocolTheKeyDoesNotAllowIsProtocolFiltered() {
+        Pool pool = pool(Map.of("allowed_protocols", List.of("anthropic_messages")));
+        admin().body(check(pool.keyId(), "openai_chat", "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("reason_code", equalTo("protocol_filtered"))
+                .body("http_status", equalTo(403))
+                .body("trace.access_refusal", equalTo("protocol_filtered"))
+                .body("how_to_handle", notNullValue());
+    }
+
+    @Test
+    void aDisabledKeyIsAccessKeyDisabled() {
+        Pool pool = pool(Map.of("enabled", false));
+        admin().body(check(pool.keyId(), "openai_chat", "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("reason_code", equalTo("access_key_disabled"))
+                .body("http_status", equalTo(401))
+                .body("selected", nullValue());
+    }
+
+    @Test
+    void aKeyThatMatchesNothingIsInvalidAccessKey() {
+        admin().body(Map.of("access_key", "rk-not-a-key", "protocol", "openai_chat", "model", "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("reason_code", equalTo("invalid_access_key"));
+    }
+
+    @Test
+    void aRememberedCredentialIsPreferredWhenEligible() {
+        Pool pool = pool(Map.of());
+        String second = createCredential(unique("cred"), "sk-route-check-2-000000", Map.of());
+        admin().body(Map.of("credential_ids", List.of(pool.credential(), second), "affinity_enabled", true))
+                .patch("/admin/v1/groups/" + pool.group())
+                .then()
+                .statusCode(200);
+        for (String remembered : List.of(pool.credential(), second)) {
+            admin().body(Map.of(
+                            "access_key_id", pool.keyId(),
+                            "protocol", "openai_chat",
+                            "model", "gpt-5.6-sol",
+                            "prompt", "You are a helpful assistant.",
+                            "remembered_credential_id", remembered))
+                    .post("/admin/v1/route-check")
+                    .then()
+                    .statusCode(200)
+                    .body("selected.credential_id", equalTo(remembered))
+                    .body("selected.affinity_hit", equalTo(true))
+                    .body("affinity_key", notNullValue());
+        }
+    }
+
+    @Test
+    void theCheckNeedsExactlyOneKeyAndAProtocol() {
+        error(
+                admin().body(Map.of("protocol", "openai_chat"))
+                        .post("/admin/v1/route-check")
+                        .then(),
+                400,
+                "validation.access_key");
+        error(
+                admin().body(Map.of("access_key_id", "a", "access_key", "b", "protocol", "openai_chat"))
+                        .post("/admin/v1/route-check")
+                        .then(),
+                400,
+                "validation.access_key");
+        error(
+                admin().body(Map.of("access_key_id", "a"))
+                        .post("/admin/v1/route-check")
+                        .then(),
+                400,
+                "validation.protocol");
+        error(
+                admin().body(Map.of("access_key_id", "a", "protocol", "smtp"))
+                        .post("/admin/v1/route-check")
+                        .then(),
+                400,
+                "validation.protocol");
+        error(
+                admin().body(Map.of("access_key_id", "no-such-key", "protocol", "openai_chat"))
+                        .post("/admin/v1/route-check")
+                        .then(),
+                404,
+                "not_found");
+    }
+
+    @Test
+    void theTraceListsEveryGroupOfTheScope() {
+        Pool pool = pool(Map.of());
+        admin().body(check(pool.keyId(), "openai_chat", "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .body("trace.groups.group_id", hasItem(pool.group()));
+    }
+}
