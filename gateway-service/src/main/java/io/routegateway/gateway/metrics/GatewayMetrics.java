@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 import jakarta.inject.Singleton;
 
@@ -27,8 +28,12 @@ import io.routegateway.gateway.view.StateTopicsReader;
  *   <li>{@code gateway_failovers_total{protocol}} — switches to another credential;
  *   <li>{@code gateway_upstream_latency_seconds} — send to response head, per attempt (histogram);
  *   <li>{@code gateway_ttft_seconds} — request arrival to first byte sent to the client (histogram);
- *   <li>{@code gateway_view_lag_records}, {@code gateway_view_age_seconds}, {@code
- *       gateway_view_credentials} — how far behind and how old the pool view is;
+ *   <li>{@code gateway_view_lag_records}, {@code gateway_view_age_seconds} (since the view was
+ *       last known current), {@code gateway_view_last_change_seconds}, {@code
+ *       gateway_view_credentials}, {@code gateway_view_skipped_records} — how far behind and how
+ *       stale the pool view is;
+ *   <li>{@code gateway_events_pending{topic}} — outcome or usage messages awaiting a Kafka
+ *       acknowledgement;
  *   <li>{@code gateway_events_dropped_total{topic}} — outcome or usage messages dropped because
  *       too many were waiting for Kafka.
  * </ul>
@@ -61,6 +66,12 @@ public class GatewayMetrics {
                 .register(registry);
         Gauge.builder(
                         "gateway.view.age.seconds",
+                        reader,
+                        r -> r.lastCurrentMillis() < 0 ? -1 : (clock.millis() - r.lastCurrentMillis()) / 1000.0)
+                .description("Seconds since the pool view was last known to be current with the state topics")
+                .register(registry);
+        Gauge.builder(
+                        "gateway.view.last.change.seconds",
                         reader,
                         r -> r.lastRecordMillis() < 0 ? -1 : (clock.millis() - r.lastRecordMillis()) / 1000.0)
                 .description("Seconds since the pool view last applied a state-topic record")
@@ -128,6 +139,16 @@ public class GatewayMetrics {
                                 .tag("topic", t)
                                 .register(registry))
                 .increment();
+    }
+
+    /** {@code gateway_events_pending{topic}}: messages awaiting a Kafka acknowledgement. */
+    public void pendingGauge(String topic, IntSupplier pending) {
+        Gauge.builder("gateway.events.pending", pending, IntSupplier::getAsInt)
+                .description("Outcome or usage messages awaiting a Kafka acknowledgement")
+                .tag("topic", topic)
+                // the supplier is a method reference nothing else holds: a weak one would read NaN
+                .strongReference(true)
+                .register(registry);
     }
 
     public double droppedCount(String topic) {

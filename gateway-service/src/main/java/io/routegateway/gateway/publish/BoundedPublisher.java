@@ -4,7 +4,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -25,15 +24,16 @@ final class BoundedPublisher {
     private final MutinyEmitter<String> emitter;
     private final String topic;
     private final int maxPending;
-    private final GatewayMetrics metrics;
+    private final Runnable countDrop;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicLong droppedTotal = new AtomicLong();
 
-    BoundedPublisher(MutinyEmitter<String> emitter, String topic, int maxPending, GatewayMetrics metrics) {
+    /** @param countDrop counts one dropped message (the metric) */
+    BoundedPublisher(MutinyEmitter<String> emitter, String topic, int maxPending, Runnable countDrop) {
         this.emitter = emitter;
         this.topic = topic;
         this.maxPending = maxPending;
-        this.metrics = metrics;
+        this.countDrop = countDrop;
     }
 
     void publish(String key, String payload) {
@@ -69,7 +69,7 @@ final class BoundedPublisher {
     }
 
     private void dropped(String key, String reason) {
-        metrics.dropped(topic);
+        countDrop.run();
         long count = droppedTotal.incrementAndGet();
         if ((count & (count - 1)) == 0 || count % 1000 == 0) {
             LOG.warnf("Dropped a %s message (key %s): %s; %d dropped so far", topic, key, reason, count);

@@ -30,8 +30,9 @@ public class OutcomePublisher {
             @Channel(OUTCOMES_CHANNEL) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) MutinyEmitter<String> emitter,
             GatewayConfig config,
             GatewayMetrics metrics) {
-        this.publisher =
-                new BoundedPublisher(emitter, Topics.OUTCOMES, config.publish().maxPending(), metrics);
+        this.publisher = new BoundedPublisher(
+                emitter, Topics.OUTCOMES, config.publish().maxPending(), () -> metrics.dropped(Topics.OUTCOMES));
+        metrics.pendingGauge(Topics.OUTCOMES, publisher::pending);
     }
 
     public void publish(CredentialEvent event) {

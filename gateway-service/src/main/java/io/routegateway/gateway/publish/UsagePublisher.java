@@ -29,8 +29,9 @@ public class UsagePublisher {
             @Channel(USAGE_CHANNEL) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) MutinyEmitter<String> emitter,
             GatewayConfig config,
             GatewayMetrics metrics) {
-        this.publisher =
-                new BoundedPublisher(emitter, Topics.USAGE, config.publish().maxPending(), metrics);
+        this.publisher = new BoundedPublisher(
+                emitter, Topics.USAGE, config.publish().maxPending(), () -> metrics.dropped(Topics.USAGE));
+        metrics.pendingGauge(Topics.USAGE, publisher::pending);
     }
 
     public void publish(RequestCompleted record) {

@@ -74,6 +74,7 @@ public class StateTopicsReader {
 
     private final AtomicLong lag = new AtomicLong(-1);
     private final AtomicLong lastRecordMillis = new AtomicLong(-1);
+    private final AtomicLong lastCurrentMillis = new AtomicLong(-1);
     private final AtomicLong skippedRecords = new AtomicLong();
     private volatile boolean barrierSet;
     private volatile boolean running;
@@ -142,6 +143,14 @@ public class StateTopicsReader {
         return lastRecordMillis.get();
     }
 
+    /**
+     * When the view was last known to be current (a poll found nothing left to read), -1 before
+     * that: how stale the view may be while Kafka is unreachable.
+     */
+    public long lastCurrentMillis() {
+        return lastCurrentMillis.get();
+    }
+
     /** Records skipped because they could not be read. */
     public long skippedRecords() {
         return skippedRecords.get();
@@ -198,6 +207,9 @@ public class StateTopicsReader {
                 behind += Math.max(0, kafka.currentLag(partition).orElse(0L));
             }
             lag.set(behind);
+            if (behind == 0) {
+                lastCurrentMillis.set(clock.millis());
+            }
         }
     }
 

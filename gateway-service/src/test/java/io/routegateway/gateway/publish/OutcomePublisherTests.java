@@ -13,8 +13,10 @@ import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.Pool;
 import org.junit.jupiter.api.Test;
 
+import static io.restassured.RestAssured.given;
 import static io.routegateway.gateway.support.MockUpstream.ok;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Outcome events and usage records reach their real topics, keyed, with every field the spec names. */
 @QuarkusTest
@@ -32,6 +34,10 @@ class OutcomePublisherTests extends GatewayTestBase {
         publisher.publish(event);
 
         assertThat(outcomes(credentialId, list -> !list.isEmpty())).containsExactly(event);
+        await().atMost(KAFKA_WAIT)
+                .untilAsserted(() -> assertThat(given().get("/q/metrics").asString())
+                        .as("acknowledged messages leave the pending count")
+                        .contains("gateway_events_pending{topic=\"route.outcomes\"} 0.0"));
     }
 
     @Test
@@ -74,5 +80,12 @@ class OutcomePublisherTests extends GatewayTestBase {
         assertThat(record.outputTokens()).isEqualTo(7L);
         assertThat(record.ttftMs()).isNotNull();
         assertThat(record.latencyMs()).isGreaterThanOrEqualTo(0);
+        String metrics = given().get("/q/metrics").asString();
+        assertThat(metrics)
+                .contains("gateway_requests_total{protocol=\"openai_chat\",reason=\"none\",status=\"200\"}")
+                .contains("gateway_upstream_attempts_total{outcome=\"success\",protocol=\"openai_chat\"}")
+                .contains("gateway_upstream_latency_seconds_count")
+                .contains("gateway_ttft_seconds_count")
+                .contains("gateway_view_lag_records");
     }
 }

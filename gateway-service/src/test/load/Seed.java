@@ -1,0 +1,45 @@
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import io.routegateway.core.access.AccessKeys;
+import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.ModelMapping;
+import io.routegateway.core.model.Platform;
+import io.routegateway.core.model.WeightMode;
+import io.routegateway.core.policy.FailurePolicy;
+import io.routegateway.core.state.AccountState;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Seeds one group, one credential pointing at the mock upstream and one key: java Seed.java bootstrap base-url key. */
+public class Seed {
+    public static void main(String[] args) throws Exception {
+        String bootstrap = args[0];
+        String baseUrl = args[1];
+        String plaintext = args[2];
+        SecretBox box = SecretBox.fromBase64Key(System.getenv("ROUTE_SECRET_ENCRYPTION_KEY"), new SecureRandom());
+        long version = System.currentTimeMillis();
+        Instant now = Instant.now();
+        CredentialSnapshot credential = new CredentialSnapshot("load-c", version, "load", Platform.OPENAI, CredentialKind.API,
+                baseUrl, box.seal("load-c", "sk-load"), List.of(new ModelMapping("m", "m")), FailurePolicy.DEFAULTS, true,
+                false, true, 0, WeightMode.AUTO, 50, null, List.of("load-g"), AccountState.HEALTHY, List.of(), now);
+        GroupSnapshot group = new GroupSnapshot("load-g", version, "load", true, WeightMode.AUTO, 0, List.of(), false, now);
+        AccessKeySnapshot key = new AccessKeySnapshot("load-k", version, "load", AccessKeys.hash(plaintext), "rk-", true, null,
+                List.of(), List.of(), List.of("load-g"), now);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", bootstrap), new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(Topics.GROUPS, "load-g", Json.MAPPER.writeValueAsString(group))).get();
+            producer.send(new ProducerRecord<>(Topics.CREDENTIAL_STATE, "load-c", Json.MAPPER.writeValueAsString(credential))).get();
+            producer.send(new ProducerRecord<>(Topics.ACCESS_KEYS, "load-k", Json.MAPPER.writeValueAsString(key))).get();
+        }
+    }
+}
