@@ -1,0 +1,96 @@
+package io.routegateway.e2e.fault;
+
+import java.time.Duration;
+
+import io.routegateway.e2e.support.EndToEndTest;
+import io.routegateway.e2e.support.EventLedger;
+import io.routegateway.e2e.support.Load;
+import io.routegateway.e2e.support.Metrics;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The broker goes away for 30 s (the process is halted, then started again on the same port and data
+ * directory): the gateway keeps serving from its view, and every outcome it recorded in the meantime
+ * either reaches Kafka once the broker is back or is counted as dropped by its metric.
+ */
+class KafkaOutageIT extends EndToEndTest {
+
+    private static final Duration OUTAGE = Duration.ofSeconds(30);
+
+    @Test
+    void theGatewayServesThroughAKafkaOutageAndItsOutcomesArriveAfterwards() {
+        MixedTraffic traffic = MixedTraffic.create(system);
+        EventLedger ledger = EventLedger.start(system);
+        long recordedBefore = recordedAttempts();
+        long droppedBefore = droppedOutcomes();
+        long requestsDuringOutage;
+        try (Load load = Load.start(system.gateway(), traffic.accessKey(), MixedTraffic.MODELS, 2)) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> load.requests() >= 40);
+
+            system.broker().stop();
+            long stoppedAt = System.nanoTime();
+            long atStop = load.requests();
+            await("the outage lasts " + OUTAGE.toSeconds() + " s")
+                    .atMost(OUTAGE.plusSeconds(5))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> System.nanoTime() - stoppedAt >= OUTAGE.toNanos());
+            requestsDuringOutage = load.requests() - atStop;
+            long restartBegan = System.nanoTime();
+            system.broker().restart();
+            long restartMillis = (System.nanoTime() - restartBegan) / 1_000_000;
+            long atRestart = load.requests();
+            await().atMost(Duration.ofSeconds(30)).until(() -> load.requests() >= atRestart + 40);
+            load.stop();
+
+            assertThat(load.errors())
+                    .as("client-visible errors: %s", load.errorSamples())
+                    .isZero();
+            assertThat(requestsDuringOutage).as("served while Kafka was away").isPositive();
+
+            long recorded = recordedAttempts() - recordedBefore;
+            long dropped = droppedOutcomes() - droppedBefore;
+            // delivery resumes once the producers reconnect: wait until every recorded outcome arrived
+            // or was counted as dropped
+            await("outcomes delivered after the outage")
+                    .atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> ledger.produced(traffic.credentials()).size() + (droppedOutcomes() - droppedBefore)
+                            >= recorded);
+            dropped = droppedOutcomes() - droppedBefore;
+            int delivered = ledger.produced(traffic.credentials()).size();
+            EventLedger.Counts counts = ledger.settle(traffic.credentials(), false, Duration.ofMinutes(3));
+            EventLedger.summary(
+                    "KafkaOutageIT",
+                    "requests=" + load.requests(),
+                    "client_errors=" + load.errors(),
+                    "requests_during_outage=" + requestsDuringOutage,
+                    "broker_restart_ms=" + restartMillis,
+                    "outcomes_recorded_by_gateway=" + recorded,
+                    "delivered=" + delivered,
+                    counts);
+
+            assertThat(delivered + dropped)
+                    .as("every recorded outcome delivered or counted as dropped")
+                    .isEqualTo(recorded);
+            assertThat(counts.missing()).as("delivered but never applied").isEmpty();
+        } finally {
+            system.demo().reset(traffic.flaky());
+        }
+    }
+
+    /** Attempts the gateway recorded as outcome events: one per success and per counted failure. */
+    private static long recordedAttempts() {
+        Metrics metrics = Metrics.of(system.gatewayProcess());
+        return metrics.count("gateway_upstream_attempts_total", "outcome=\"success\"")
+                + metrics.count("gateway_upstream_attempts_total", "outcome=\"transient\"")
+                + metrics.count("gateway_upstream_attempts_total", "outcome=\"permanent\"")
+                + metrics.count("gateway_upstream_attempts_total", "outcome=\"quota\"");
+    }
+
+    private static long droppedOutcomes() {
+        return Metrics.of(system.gatewayProcess()).count("gateway_events_dropped_total", "topic=\"route.outcomes\"");
+    }
+}

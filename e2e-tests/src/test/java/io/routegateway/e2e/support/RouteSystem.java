@@ -1,0 +1,336 @@
+package io.routegateway.e2e.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.routegateway.demo.DemoUpstream;
+import io.routegateway.testsupport.PostgresDatabaseResource;
+import io.routegateway.testsupport.RestartableKafkaBroker;
+import io.vertx.core.Vertx;
+
+/**
+ * The whole route gateway on this machine for the end-to-end tests: a Kafka broker of its own (one
+ * the fault tests may stop and restart), a fresh PostgreSQL database (created here, dropped at the
+ * end), the demo upstream in this JVM, and the three services as real processes from their packaged
+ * {@code quarkus-app} jars, on free ports, with short recovery ticks and timeouts.
+ *
+ * <p>One system is shared by every test class of a run ({@link #shared()}); tests keep apart by
+ * creating their own credentials, groups, AccessKeys and demo accounts. It is closed once, at the
+ * end of the run ({@link SystemExtension}), and by a shutdown hook if the JVM ends otherwise.
+ */
+public final class RouteSystem implements AutoCloseable {
+
+    public static final String ADMIN_TOKEN = "e2e-admin-token-0123456789";
+    /** Recovery ticks every 2 s instead of 30 s, so recovery shows within a test. */
+    public static final int RECOVERY_TICK_SECONDS = 2;
+
+    static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration BROKER_TIMEOUT = Duration.ofMinutes(2);
+
+    /**
+     * A consumer killed with SIGKILL leaves its group after 6 s instead of 45 s, so a restarted
+     * state-service gets its partitions back within a test. System properties rather than
+     * environment variables: the Kafka connector collects these keys by name.
+     */
+    private static final Map<String, String> KAFKA_CONSUMER_SETTINGS = Map.of(
+            "mp.messaging.connector.smallrye-kafka.session.timeout.ms", "6000",
+            "mp.messaging.connector.smallrye-kafka.heartbeat.interval.ms", "2000");
+
+    private static RouteSystem shared;
+
+    private final Path root;
+    private final Path logDir;
+    private final String secretKey;
+    private final RestartableKafkaBroker broker;
+    private final PostgresDatabaseResource databaseResource;
+    private final Map<String, String> databaseSettings;
+    private final Database database;
+    private final Vertx vertx;
+    private final DemoUpstream demo;
+    private final int demoPort;
+    private final ServiceProcess state;
+    private final ServiceProcess gateway;
+    private final ServiceProcess recovery;
+    private final List<ServiceProcess> extraGateways = new ArrayList<>();
+    private final AdminClient admin;
+    private boolean closed;
+
+    private RouteSystem() {
+        long began = System.nanoTime();
+        root = projectRoot();
+        logDir = root.resolve("e2e-tests/target/e2e-logs");
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        secretKey = Base64.getEncoder().encodeToString(key);
+        List<AutoCloseable> started = new ArrayList<>();
+        try {
+            broker = RestartableKafkaBroker.start(BROKER_TIMEOUT);
+            started.add(broker);
+            databaseResource = new PostgresDatabaseResource();
+            Map<String, String> properties = databaseResource.start();
+            started.add(databaseResource::stop);
+            databaseSettings = databaseSettings(properties);
+            database = new Database(
+                    properties.get("quarkus.datasource.jdbc.url"),
+                    properties.get("quarkus.datasource.username"),
+                    properties.get("quarkus.datasource.password"));
+            vertx = Vertx.vertx();
+            started.add(() ->
+                    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+            demo = new DemoUpstream(vertx);
+            demoPort = demo.start(0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+            int recoveryPort = freePort();
+            state = service("state-service", freePort(), stateEnvironment(recoveryPort));
+            gateway = service("gateway-service", freePort(), gatewayEnvironment());
+            recovery = service("recovery-service", recoveryPort, recoveryEnvironment());
+            admin = new AdminClient(state.baseUrl(), ADMIN_TOKEN);
+
+            // all three at once: the gateway needs no database, recovery-service only reads the
+            // schema on its ticks (a tick before state-service's migration fails and is retried)
+            for (ServiceProcess service : List.of(state, gateway, recovery)) {
+                service.start();
+                started.add(service::stop);
+            }
+            CompletableFuture.allOf(
+                            CompletableFuture.runAsync(() -> state.awaitReady(READY_TIMEOUT)),
+                            CompletableFuture.runAsync(() -> gateway.awaitReady(READY_TIMEOUT)),
+                            CompletableFuture.runAsync(() -> recovery.awaitReady(READY_TIMEOUT)))
+                    .join();
+        } catch (Exception | Error e) {
+            for (int i = started.size() - 1; i >= 0; i--) {
+                closeQuietly(started.get(i));
+            }
+            throw new IllegalStateException("the end-to-end system did not start: " + e.getMessage(), e);
+        }
+        System.out.printf(
+                "E2E system up in %d s: broker %s, database %s, demo upstream :%d, state :%d, gateway :%d,"
+                        + " recovery :%d, logs %s%n",
+                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began),
+                broker.bootstrapServers(),
+                databaseSettings.get("ROUTE_DB_NAME"),
+                demoPort,
+                state.port(),
+                gateway.port(),
+                recovery.port(),
+                logDir);
+    }
+
+    /** The system of this run, started on first use. */
+    public static synchronized RouteSystem shared() {
+        if (shared == null) {
+            RouteSystem system = new RouteSystem();
+            Runtime.getRuntime().addShutdownHook(new Thread(system::close, "e2e-system-stop"));
+            shared = system;
+        }
+        shared.ensureRunning();
+        return shared;
+    }
+
+    /** Closes the shared system if one was started. */
+    static synchronized void closeShared() {
+        if (shared != null) {
+            shared.close();
+            shared = null;
+        }
+    }
+
+    /** Brings back anything an earlier (perhaps failed) test left stopped. */
+    public synchronized void ensureRunning() {
+        if (!broker.isRunning()) {
+            broker.restart();
+        }
+        for (ServiceProcess service : List.of(state, gateway, recovery)) {
+            if (!service.isAlive()) {
+                service.start();
+                service.awaitReady(READY_TIMEOUT);
+            }
+        }
+        for (ServiceProcess extra : extraGateways) {
+            extra.stop();
+        }
+        extraGateways.clear();
+    }
+
+    public AdminClient admin() {
+        return admin;
+    }
+
+    public GatewayClient gateway() {
+        return new GatewayClient(gateway.baseUrl());
+    }
+
+    public ServiceProcess gatewayProcess() {
+        return gateway;
+    }
+
+    public ServiceProcess state() {
+        return state;
+    }
+
+    public ServiceProcess recovery() {
+        return recovery;
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    public RestartableKafkaBroker broker() {
+        return broker;
+    }
+
+    public OutcomeTap outcomes() {
+        return new OutcomeTap(broker.bootstrapServers());
+    }
+
+    public DemoUpstream demo() {
+        return demo;
+    }
+
+    /** Base URL that credentials use to reach the demo upstream. */
+    public String demoBaseUrl() {
+        return "http://127.0.0.1:" + demoPort;
+    }
+
+    /** Restarts a service process after a stop or a kill and waits until it is ready. */
+    public void restart(ServiceProcess service) {
+        service.stop();
+        service.start();
+        service.awaitReady(READY_TIMEOUT);
+    }
+
+    /** Starts one more gateway replica; it is stopped by the next {@link #ensureRunning()} or at the end. */
+    public synchronized ServiceProcess startExtraGateway() {
+        ServiceProcess extra = service("gateway-service", freePort(), gatewayEnvironment());
+        extraGateways.add(extra);
+        extra.start();
+        extra.awaitReady(READY_TIMEOUT);
+        return extra;
+    }
+
+    /** Every process stopped by its PID, the database dropped, the broker's data deleted. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (ServiceProcess extra : extraGateways) {
+            closeQuietly(extra::stop);
+        }
+        closeQuietly(recovery::stop);
+        closeQuietly(gateway::stop);
+        closeQuietly(state::stop);
+        closeQuietly(() -> demo.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+        closeQuietly(
+                () -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+        closeQuietly(broker);
+        closeQuietly(databaseResource::stop);
+    }
+
+    // ---- settings -------------------------------------------------------------------------------
+
+    private Map<String, String> common() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("ROUTE_SECRET_ENCRYPTION_KEY", secretKey);
+        env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
+        return env;
+    }
+
+    private Map<String, String> stateEnvironment(int recoveryPort) {
+        Map<String, String> env = common();
+        env.putAll(databaseSettings);
+        env.put("STATE_ADMIN_TOKEN", ADMIN_TOKEN);
+        env.put("STATE_RECOVERY_URL", "http://127.0.0.1:" + recoveryPort);
+        return env;
+    }
+
+    private Map<String, String> gatewayEnvironment() {
+        Map<String, String> env = common();
+        env.put("GATEWAY_UPSTREAM_CONNECT_TIMEOUT", "5s");
+        env.put("GATEWAY_UPSTREAM_READ_GAP_TIMEOUT", "5s");
+        // a gateway may start before state-service has created the state topics
+        env.put("GATEWAY_VIEW_PARTITION_REFRESH", "2s");
+        return env;
+    }
+
+    private Map<String, String> recoveryEnvironment() {
+        Map<String, String> env = common();
+        env.putAll(databaseSettings);
+        env.put("RECOVERY_TICK_SECONDS", Integer.toString(RECOVERY_TICK_SECONDS));
+        env.put("RECOVERY_UPSTREAM_CONNECT_TIMEOUT", "5s");
+        env.put("RECOVERY_UPSTREAM_READ_GAP_TIMEOUT", "5s");
+        return env;
+    }
+
+    private ServiceProcess service(String module, int port, Map<String, String> environment) {
+        Map<String, String> env = new LinkedHashMap<>(environment);
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        return new ServiceProcess(
+                module,
+                root.resolve(module).resolve("target/quarkus-app/quarkus-run.jar"),
+                port,
+                env,
+                KAFKA_CONSUMER_SETTINGS,
+                logDir.resolve(module + "-" + port + ".log"));
+    }
+
+    /** ROUTE_DB_* and the role, from the fresh database's JDBC URL. */
+    private static Map<String, String> databaseSettings(Map<String, String> properties) {
+        URI uri = URI.create(properties.get("quarkus.datasource.jdbc.url").substring("jdbc:".length()));
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("ROUTE_DB_HOST", uri.getHost());
+        env.put("ROUTE_DB_PORT", Integer.toString(uri.getPort()));
+        env.put("ROUTE_DB_NAME", uri.getPath().substring(1));
+        env.put("QUARKUS_DATASOURCE_USERNAME", properties.get("quarkus.datasource.username"));
+        env.put("QUARKUS_DATASOURCE_PASSWORD", properties.get("quarkus.datasource.password"));
+        return env;
+    }
+
+    /** The repository root: {@code e2e.root} (set by the build), else the nearest parent with the services. */
+    private static Path projectRoot() {
+        String configured = System.getProperty("e2e.root");
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured).toAbsolutePath();
+        }
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null) {
+            if (Files.isDirectory(dir.resolve("state-service")) && Files.exists(dir.resolve("pom.xml"))) {
+                return dir;
+            }
+            dir = dir.getParent();
+        }
+        throw new IllegalStateException("cannot find the repository root; set -De2e.root");
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            System.err.println("E2E cleanup step failed: " + e);
+        }
+    }
+}
