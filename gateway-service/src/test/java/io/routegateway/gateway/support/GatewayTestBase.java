@@ -36,7 +36,8 @@ public abstract class GatewayTestBase {
 
     protected static final Duration KAFKA_WAIT = Duration.ofSeconds(60);
 
-    private static StateTopics topics;
+    /** One client per broker: a test profile may run the gateway against its own broker. */
+    private static final java.util.Map<String, StateTopics> TOPICS = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Inject
     protected SecretBox box;
@@ -57,11 +58,8 @@ public abstract class GatewayTestBase {
     protected final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    protected synchronized StateTopics topics() {
-        if (topics == null) {
-            topics = new StateTopics(bootstrap);
-        }
-        return topics;
+    protected StateTopics topics() {
+        return TOPICS.computeIfAbsent(bootstrap, StateTopics::new);
     }
 
     /** Publishes the snapshots and waits until the gateway's view holds all of them. */
