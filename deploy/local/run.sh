@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole route gateway on this machine: PostgreSQL, one Kafka broker (9092) and the three
-# services, as background processes with PIDs and logs under .local/run/.
+# Runs the whole route gateway on this machine: PostgreSQL, one Kafka broker (9092), the demo upstream
+# (9300) and the three services, as background processes with PIDs and logs under .local/run/. Once
+# everything is ready it seeds a demo configuration through the admin API (deploy/local/demo.sh:
+# idempotent) and prints the demo AccessKey and what to try.
 #
 #   deploy/local/run.sh [start]       start what is not running, wait until everything is ready
 #   deploy/local/run.sh start --build rebuild the service jars first
@@ -8,12 +10,14 @@
 #   deploy/local/run.sh status
 #
 # The services run their packaged jars (prod profile) with the local settings below passed as
-# environment variables. PostgreSQL is a machine service: stop leaves it running.
+# environment variables. PostgreSQL is a machine service: stop leaves it running. RUN_KAFKA_PORT
+# picks another broker port when 9092 is taken.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RUN_DIR="$LOCAL_DIR/run"
-KAFKA_PORT=9092
+KAFKA_PORT=${RUN_KAFKA_PORT:-9092}
+DEMO_PORT=9300
 READY_TIMEOUT=${RUN_READY_TIMEOUT:-180}
 
 # name:port, in start order (state-service first: it migrates the database).
@@ -33,6 +37,77 @@ start_postgres() { "$ROOT_DIR/deploy/local/postgres.sh"; }
 start_kafka() { "$ROOT_DIR/deploy/local/kafka.sh" start --port "$KAFKA_PORT"; }
 stop_kafka() { "$ROOT_DIR/deploy/local/kafka.sh" stop --port "$KAFKA_PORT"; }
 status_kafka() { "$ROOT_DIR/deploy/local/kafka.sh" status --port "$KAFKA_PORT" || true; }
+
+# ---- Demo upstream ----------------------------------------------------------------------------
+# An OpenAI/Anthropic/Gemini-compatible upstream whose accounts switch behaviour at run time
+# (demo-upstream module), run from its classes and dependency classpath.
+
+DEMO_MAIN=io.routegateway.demo.DemoUpstream
+DEMO_CLASSES="$ROOT_DIR/demo-upstream/target/classes"
+DEMO_CLASSPATH_FILE="$ROOT_DIR/demo-upstream/target/runtime-classpath.txt"
+DEMO_PID_FILE="$RUN_DIR/demo-upstream.pid"
+DEMO_LOG="$RUN_DIR/demo-upstream.log"
+# The PID must be a demo upstream on this port, not just any java process.
+DEMO_MARKER="$DEMO_MAIN $DEMO_PORT"
+
+build_demo_upstream() {
+  local force=$1
+  if [ "$force" = 1 ] || [ ! -f "$DEMO_CLASSPATH_FILE" ] || [ ! -f "$DEMO_CLASSES/io/routegateway/demo/DemoUpstream.class" ]; then
+    log "Building the demo upstream (mvnw -DskipTests package)"
+    "$MVN" -B -q -ntp -f "$ROOT_DIR/pom.xml" -DskipTests package -pl demo-upstream -am
+  fi
+}
+
+start_demo_upstream() {
+  local pid
+  if pid=$(live_pid "$DEMO_PID_FILE" "$DEMO_MARKER"); then
+    log "demo upstream is already running (PID $pid)"
+    return 0
+  fi
+  port_open "$DEMO_PORT" && die "port $DEMO_PORT for the demo upstream is taken by another process"
+  setsid java -Xmx128m -XX:+UseSerialGC -cp "$(cat "$DEMO_CLASSPATH_FILE"):$DEMO_CLASSES" \
+    "$DEMO_MAIN" "$DEMO_PORT" </dev/null >"$DEMO_LOG" 2>&1 &
+  pid=$!
+  echo "$pid" >"$DEMO_PID_FILE"
+  local began=$SECONDS
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$DEMO_PORT/_control/accounts")" = 200 ]; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      tail -n 20 "$DEMO_LOG" >&2
+      die "the demo upstream exited during start (log: $DEMO_LOG)"
+    fi
+    [ $((SECONDS - began)) -lt 60 ] || die "the demo upstream is not answering after 60s (log: $DEMO_LOG)"
+    sleep 0.2
+  done
+  log "demo upstream ready on http://127.0.0.1:$DEMO_PORT (PID $pid, log $DEMO_LOG)"
+}
+
+stop_demo_upstream() {
+  local pid
+  if pid=$(live_pid "$DEMO_PID_FILE" "$DEMO_MARKER"); then
+    stop_pid "$pid" 10 || die "the demo upstream (PID $pid) did not exit"
+    log "demo upstream stopped (PID $pid)"
+  fi
+  rm -f "$DEMO_PID_FILE"
+}
+
+status_demo_upstream() {
+  local pid
+  if pid=$(live_pid "$DEMO_PID_FILE" "$DEMO_MARKER"); then
+    echo "demo-upstream: running on http://127.0.0.1:$DEMO_PORT (PID $pid)"
+  else
+    echo "demo-upstream: stopped"
+  fi
+}
+
+seed_demo() {
+  DEMO_UPSTREAM_URL="http://127.0.0.1:$DEMO_PORT" ADMIN_TOKEN="$LOCAL_ADMIN_TOKEN" \
+    "$ROOT_DIR/deploy/local/demo.sh" seed
+}
+
+print_demo() {
+  DEMO_UPSTREAM_URL="http://127.0.0.1:$DEMO_PORT" ADMIN_TOKEN="$LOCAL_ADMIN_TOKEN" \
+    "$ROOT_DIR/deploy/local/demo.sh" info
+}
 
 # ---- Services ---------------------------------------------------------------------------------
 
@@ -127,6 +202,7 @@ The route gateway is running:
   gateway-service   http://127.0.0.1:8080   (client API)
   state-service     http://127.0.0.1:8081   (admin API, token: $LOCAL_ADMIN_TOKEN)
   recovery-service  http://127.0.0.1:8082
+  demo upstream     http://127.0.0.1:$DEMO_PORT   (behaviour control: /_control/accounts)
   health            http://127.0.0.1:<port>/q/health/ready
   Kafka             127.0.0.1:$KAFKA_PORT
   PostgreSQL        postgresql://route:route@127.0.0.1:5432/route_gateway
@@ -138,6 +214,7 @@ TXT
 all_running() {
   local entry
   "$ROOT_DIR/deploy/local/kafka.sh" status --port "$KAFKA_PORT" >/dev/null || return 1
+  live_pid "$DEMO_PID_FILE" "$DEMO_MARKER" >/dev/null || return 1
   for entry in "${SERVICES[@]}"; do
     live_pid "$(service_pid_file "${entry%%:*}")" "$(service_jar "${entry%%:*}")" >/dev/null || return 1
   done
@@ -148,13 +225,17 @@ cmd_start() {
   [ "${1:-}" = --build ] && force_build=1
   if [ "$force_build" = 0 ] && all_running; then
     log "Already running."
+    seed_demo
     print_urls
+    print_demo
     return 0
   fi
   mkdir -p "$RUN_DIR"
   start_postgres
   build_services "$force_build"
+  build_demo_upstream "$force_build"
   start_kafka
+  start_demo_upstream
   for entry in "${SERVICES[@]}"; do
     start_service "${entry%%:*}" "${entry##*:}"
     # state-service migrates the schema that the others read: wait for it before starting them.
@@ -165,7 +246,9 @@ cmd_start() {
   for entry in "${SERVICES[@]}"; do
     wait_service_ready "${entry%%:*}" "${entry##*:}"
   done
+  seed_demo
   print_urls
+  print_demo
 }
 
 cmd_stop() {
@@ -177,6 +260,10 @@ cmd_stop() {
     fi
     stop_service "$name"
   done
+  if pid=$(live_pid "$DEMO_PID_FILE" "$DEMO_MARKER"); then
+    pids+=("$pid")
+  fi
+  stop_demo_upstream
   if pid=$(live_pid "$LOCAL_DIR/kafka/$KAFKA_PORT/broker.pid" "io.routegateway.broker.BrokerMain"); then
     pids+=("$pid")
   fi
@@ -192,6 +279,7 @@ cmd_stop() {
 cmd_status() {
   local entry
   status_kafka
+  status_demo_upstream
   for entry in "${SERVICES[@]}"; do
     status_service "${entry%%:*}" "${entry##*:}"
   done

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# The demo configuration of the local run, through the state-service admin API, and what to try.
+#
+#   deploy/local/demo.sh seed    create what is missing (idempotent): two groups, three credentials on
+#                                the demo upstream, one AccessKey (plaintext kept in .local/run/demo-access-key)
+#   deploy/local/demo.sh info    print the AccessKey and the failover walkthrough
+#
+# run.sh calls both once the services are ready. Settings: STATE_URL (http://127.0.0.1:8081),
+# GATEWAY_URL (http://127.0.0.1:8080), DEMO_UPSTREAM_URL (http://127.0.0.1:9300), ADMIN_TOKEN.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+STATE_URL=${STATE_URL:-http://127.0.0.1:8081}
+GATEWAY_URL=${GATEWAY_URL:-http://127.0.0.1:8080}
+DEMO_UPSTREAM_URL=${DEMO_UPSTREAM_URL:-http://127.0.0.1:9300}
+ADMIN_TOKEN=${ADMIN_TOKEN:-local-dev-admin-token}
+KEY_FILE="$LOCAL_DIR/run/demo-access-key"
+ADMIN="$STATE_URL/admin/v1"
+
+# Every demo credential maps the same three client-facing models onto the demo upstream's names, has
+# the failure cooldown on (10 s, the spec's default) and keeps the default retry policy.
+MAPPINGS='[{"from":"gpt-5.6-sol","to":"upstream-sol"},{"from":"glm-5.3","to":"upstream-glm"},{"from":"claude-sonnet-4-5","to":"claude-sonnet-4-5"}]'
+POLICY='{"cooldown_enabled":true,"cooldown_seconds":10}'
+
+# admin <method> <path> [json]: prints the body, then the HTTP status on its own last line.
+admin() {
+  local method=$1 path=$2 body=${3:-}
+  if [ -n "$body" ]; then
+    curl -sS -X "$method" -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' \
+      -d "$body" -w '\n%{http_code}' "$ADMIN$path"
+  else
+    curl -sS -X "$method" -H "Authorization: Bearer $ADMIN_TOKEN" -w '\n%{http_code}' "$ADMIN$path"
+  fi
+}
+
+status_of() { tail -n 1 <<<"$1"; }
+body_of() { sed '$d' <<<"$1"; }
+
+exists() {
+  local answer
+  answer=$(admin GET "$1")
+  case $(status_of "$answer") in
+    200) return 0 ;;
+    404) return 1 ;;
+    *) die "GET $1 answered $(status_of "$answer"): $(body_of "$answer")" ;;
+  esac
+}
+
+create() {
+  local path=$1 what=$2 body=$3 answer
+  answer=$(admin POST "$path" "$body")
+  [ "$(status_of "$answer")" = 201 ] || die "creating $what answered $(status_of "$answer"): $(body_of "$answer")"
+  # stdout carries the answer; the progress line goes to stderr
+  log "created $what" >&2
+  body_of "$answer"
+}
+
+credential_body() {
+  local id=$1 letter=$2 recovery=$3
+  cat <<JSON
+{"id":"$id","name":"demo account $letter","platform":"openai","kind":"api","base_url":"$DEMO_UPSTREAM_URL",
+ "secret":"demo-account-$letter","model_mappings":$MAPPINGS,"failure_policy":$POLICY,"recovery":$recovery}
+JSON
+}
+
+seed_credential() {
+  local id=$1 letter=$2 recovery=$3
+  if exists "/credentials/$id"; then
+    log "credential $id exists"
+  else
+    create /credentials "credential $id (demo-account-$letter)" "$(credential_body "$id" "$letter" "$recovery")" >/dev/null
+  fi
+}
+
+seed_group() {
+  local id=$1 weight=$2 members=$3
+  if exists "/groups/$id"; then
+    log "group $id exists"
+  else
+    create /groups "group $id" \
+      "{\"id\":\"$id\",\"name\":\"$id\",\"weight_mode\":\"manual\",\"weight\":$weight,\"credential_ids\":$members}" >/dev/null
+  fi
+}
+
+# The plaintext of an AccessKey is shown once, at creation: it is kept in $KEY_FILE. A key whose
+# plaintext was lost is replaced.
+seed_access_key() {
+  if exists /access-keys/demo; then
+    if [ -s "$KEY_FILE" ]; then
+      log "AccessKey demo exists"
+      return 0
+    fi
+    log "AccessKey demo exists but its plaintext is not in $KEY_FILE: replacing it"
+    [ "$(status_of "$(admin DELETE /access-keys/demo)")" = 204 ] || die "could not delete AccessKey demo"
+  fi
+  local created key
+  created=$(create /access-keys "AccessKey demo" \
+    '{"id":"demo","name":"demo","group_ids":["primary","backup"]}')
+  key=$(sed -n 's/.*"key":"\([^"]*\)".*/\1/p' <<<"$created")
+  [ -n "$key" ] || die "no key in the answer: $created"
+  mkdir -p "$(dirname "$KEY_FILE")"
+  (umask 077 && printf '%s\n' "$key" >"$KEY_FILE")
+}
+
+cmd_seed() {
+  # demo-a comes back by healthcheck probes (every minute), demo-b by schedule (03:00 UTC), demo-c by
+  # its cooldown only.
+  seed_credential demo-a a '{"mode":"healthcheck","interval_minutes":1}'
+  seed_credential demo-b b '{"mode":"scheduled","times":["03:00"],"time_zone":"UTC"}'
+  seed_credential demo-c c '{"mode":"off"}'
+  # primary takes nearly all traffic; backup takes over when primary has no working credential
+  seed_group primary 100 '["demo-a","demo-b"]'
+  seed_group backup 1 '["demo-c"]'
+  seed_access_key
+}
+
+cmd_info() {
+  [ -s "$KEY_FILE" ] || die "no demo AccessKey yet: run deploy/local/demo.sh seed"
+  local key
+  key=$(cat "$KEY_FILE")
+  cat <<TXT
+
+Demo configuration: groups primary (demo-a, demo-b) and backup (demo-c); credentials on the demo
+upstream $DEMO_UPSTREAM_URL with the keys demo-account-a/b/c; models gpt-5.6-sol, glm-5.3,
+claude-sonnet-4-5. Cooldown 10 s; demo-a recovers by healthcheck, demo-b by schedule.
+
+Your AccessKey (also in $KEY_FILE):
+  $key
+
+Send a request (OpenAI Chat Completions):
+  curl -s $GATEWAY_URL/v1/chat/completions -H "Authorization: Bearer $key" \\
+    -H 'Content-Type: application/json' -d '{"model":"gpt-5.6-sol","messages":[{"role":"user","content":"hi"}]}'
+
+Or with the OpenAI Python SDK (pip install openai):
+  from openai import OpenAI
+  client = OpenAI(base_url="$GATEWAY_URL/v1", api_key="$key")
+  print(client.chat.completions.create(model="gpt-5.6-sol",
+        messages=[{"role": "user", "content": "hi"}]).choices[0].message.content)
+
+Try failover:
+  1. make demo-account-a answer 429 for upstream-sol:
+     curl -X PUT $DEMO_UPSTREAM_URL/_control/accounts/demo-account-a -d '{"mode":"status","status":429,"model":"upstream-sol"}'
+  2. send requests: every one still answers 200 (the answer names the account that served it):
+     for i in \$(seq 10); do curl -s -o /dev/null -w '%{http_code} ' $GATEWAY_URL/v1/chat/completions \\
+       -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \\
+       -d '{"model":"gpt-5.6-sol","messages":[{"role":"user","content":"hi"}]}'; done; echo
+  3. see the model cooling on demo-a (reason cooling, remaining seconds), and the account's badges:
+     curl -s -H "Authorization: Bearer $ADMIN_TOKEN" $ADMIN/credentials/demo-a/models
+     curl -s -H "Authorization: Bearer $ADMIN_TOKEN" $ADMIN/credentials/demo-a
+  4. flip it back, wait out the 10 s cooldown, send a few requests: once one lands on demo-a the row is gone:
+     curl -X DELETE $DEMO_UPSTREAM_URL/_control/accounts/demo-account-a
+  The demo upstream's request counts per account and model: curl -s $DEMO_UPSTREAM_URL/_control/accounts
+TXT
+}
+
+case ${1:-} in
+  seed) cmd_seed ;;
+  info) cmd_info ;;
+  *) echo "usage: $0 seed|info" >&2; exit 2 ;;
+esac
