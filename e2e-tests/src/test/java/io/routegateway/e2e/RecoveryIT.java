@@ -44,34 +44,53 @@ class RecoveryIT extends EndToEndTest {
     /** Pools are set up one at a time: a pool waits for its credential count in the gateway's view. */
     private static final Object SETUP = new Object();
 
-    @Test
-    @Execution(ExecutionMode.CONCURRENT)
-    void quotaExhaustionParksTheAccountUntilItsScheduledTime() {
+    /** An account of a fresh pool, flipped to {@code error} by quota exhaustion; a backup serves meanwhile. */
+    private record Parked(Pool pool, String account, String backup, String key, EventLedger ledger) {}
+
+    /**
+     * Sets up a pool (the account first by priority, a backup), lets the demo upstream answer the
+     * account's requests with an exhausted quota, and sends one request: the client gets its answer
+     * from the backup, the account is parked.
+     */
+    private static Parked parkedByQuota(String role, JsonNode recovery) {
         Pool pool;
-        String quota;
+        String account;
         String backup;
         String key;
         synchronized (SETUP) {
             pool = Pool.create(system);
-            quota = pool.credential("sched", c -> c.priority(0).retries(0).map(SOL, UPSTREAM_SOL));
+            account = pool.credential(role, c -> {
+                c.priority(0).retries(0).map(SOL, UPSTREAM_SOL);
+                if (recovery != null) {
+                    c.recovery(recovery);
+                }
+            });
             backup = pool.credential("backup", c -> c.priority(1).map(SOL, UPSTREAM_SOL));
-            key = pool.accessKey(pool.group("main", quota, backup));
+            key = pool.accessKey(pool.group("main", account, backup));
             pool.awaitVisible(key);
         }
         EventLedger ledger = EventLedger.start(system);
-        GatewayClient client = system.gateway();
-        DemoUpstream demo = system.demo();
-        demo.setBehaviour(quota, new Behaviour(Mode.QUOTA, 200, null, 0, 0));
+        system.demo().setBehaviour(account, new Behaviour(Mode.QUOTA, 200, null, 0, 0));
 
-        Http.Response first = client.chat(key, SOL);
+        Http.Response first = system.gateway().chat(key, SOL);
         assertThat(first.status()).as("%s", first).isEqualTo(200);
         assertThat(first.servedBy()).isEqualTo(backup);
-        String parkedAccount = quota;
+        String parked = account;
         await("account flipped to error")
                 .atMost(Duration.ofSeconds(20))
-                .untilAsserted(() -> assertQuotaParked(system.database().credential(parkedAccount)));
-        Http.Response avoided = client.chat(key, SOL);
-        assertThat(avoided.servedBy()).isEqualTo(backup);
+                .untilAsserted(() -> assertQuotaParked(system.database().credential(parked)));
+        return new Parked(pool, account, backup, key, ledger);
+    }
+
+    @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    void quotaExhaustionParksTheAccountUntilItsScheduledTime() {
+        Parked parked = parkedByQuota("sched", null);
+        String quota = parked.account();
+        GatewayClient client = system.gateway();
+        DemoUpstream demo = system.demo();
+        Http.Response avoided = client.chat(parked.key(), SOL);
+        assertThat(avoided.servedBy()).isEqualTo(parked.backup());
         assertThat(demo.requestCount(quota, UPSTREAM_SOL)).isEqualTo(1);
 
         // the relay's quota resets; scheduled recovery does not verify, it fires at the configured time
@@ -98,7 +117,7 @@ class RecoveryIT extends EndToEndTest {
                 .atMost(Duration.between(ZonedDateTime.now(ZONE), at).plusSeconds(40))
                 .pollInterval(Duration.ofMillis(500))
                 .untilAsserted(() -> {
-                    Map<String, Object> account = system.database().credential(parkedAccount);
+                    Map<String, Object> account = system.database().credential(quota);
                     assertThat(account.get("status")).isEqualTo("ok");
                     assertThat(integer(account, "semantic_failure_streak_count"))
                             .isZero();
@@ -107,10 +126,10 @@ class RecoveryIT extends EndToEndTest {
         assertThat(ZonedDateTime.now(ZONE)).as("not before the configured time").isAfterOrEqualTo(at);
         await("the gateway sends traffic to it again")
                 .atMost(Duration.ofSeconds(20))
-                .untilAsserted(
-                        () -> assertThat(client.chat(key, SOL).servedBy()).isEqualTo(parkedAccount));
+                .untilAsserted(() ->
+                        assertThat(client.chat(parked.key(), SOL).servedBy()).isEqualTo(quota));
 
-        EventLedger.Counts counts = ledger.settle(pool.credentials(), false);
+        EventLedger.Counts counts = parked.ledger().settle(parked.pool().credentials(), false);
         EventLedger.summary("RecoveryIT.scheduled", "scheduled_time=" + time + "@" + ZONE, counts);
         assertThat(counts.missing()).isEmpty();
     }
@@ -118,47 +137,26 @@ class RecoveryIT extends EndToEndTest {
     @Test
     @Execution(ExecutionMode.CONCURRENT)
     void quotaExhaustionParksTheAccountUntilAHealthcheckProbePasses() {
-        Pool pool;
-        String probed;
-        String backup;
-        String key;
-        synchronized (SETUP) {
-            pool = Pool.create(system);
-            ObjectNode healthcheck =
-                    Http.JSON.createObjectNode().put("mode", "healthcheck").put("interval_minutes", 1);
-            probed = pool.credential(
-                    "health",
-                    c -> c.priority(0).retries(0).map(SOL, UPSTREAM_SOL).recovery(healthcheck));
-            backup = pool.credential("backup", c -> c.priority(1).map(SOL, UPSTREAM_SOL));
-            key = pool.accessKey(pool.group("main", probed, backup));
-            pool.awaitVisible(key);
-        }
-        EventLedger ledger = EventLedger.start(system);
-        Map<TopicPartition, Long> mark = ledger.mark();
+        Parked parked = parkedByQuota(
+                "health",
+                Http.JSON.createObjectNode().put("mode", "healthcheck").put("interval_minutes", 1));
+        String probed = parked.account();
+        Map<TopicPartition, Long> mark = parked.ledger().mark();
         GatewayClient client = system.gateway();
         DemoUpstream demo = system.demo();
-        demo.setBehaviour(probed, new Behaviour(Mode.QUOTA, 200, null, 0, 0));
-
-        Http.Response first = client.chat(key, SOL);
-        assertThat(first.status()).as("%s", first).isEqualTo(200);
-        assertThat(first.servedBy()).isEqualTo(backup);
-        String account = probed;
-        await("account flipped to error")
-                .atMost(Duration.ofSeconds(20))
-                .untilAsserted(() -> assertQuotaParked(system.database().credential(account)));
 
         // the first probe runs on the next tick and meets the exhausted quota: nothing changes
         await("a failing probe")
                 .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(500))
-                .until(() -> system.outcomes().readSince(mark, Set.of(account)).size() >= 2);
+                .until(() -> system.outcomes().readSince(mark, Set.of(probed)).size() >= 2);
         assertThat(demo.requestCount(probed, UPSTREAM_SOL)).isEqualTo(2);
-        Set<UUID> produced = system.outcomes().readSince(mark, Set.of(account)).stream()
+        Set<UUID> produced = system.outcomes().readSince(mark, Set.of(probed)).stream()
                 .map(OutcomeTap.Outcome::eventId)
                 .collect(Collectors.toSet());
         await("probe outcome applied")
                 .atMost(Duration.ofSeconds(20))
-                .until(() -> system.database().processedEvents(Set.of(account)).containsAll(produced));
+                .until(() -> system.database().processedEvents(Set.of(probed)).containsAll(produced));
         assertThat(system.database().credential(probed).get("status")).isEqualTo("error");
 
         // the quota comes back; the next probe (interval 1 minute) passes and recovers the account
@@ -167,7 +165,7 @@ class RecoveryIT extends EndToEndTest {
                 .atMost(Duration.ofSeconds(100))
                 .pollInterval(Duration.ofSeconds(1))
                 .untilAsserted(() -> {
-                    Map<String, Object> row = system.database().credential(account);
+                    Map<String, Object> row = system.database().credential(probed);
                     assertThat(row.get("status")).isEqualTo("ok");
                     assertThat(integer(row, "semantic_failure_streak_count")).isZero();
                 });
@@ -176,10 +174,10 @@ class RecoveryIT extends EndToEndTest {
                 .isEqualTo(3);
         await("the gateway sends traffic to it again")
                 .atMost(Duration.ofSeconds(20))
-                .untilAsserted(
-                        () -> assertThat(client.chat(key, SOL).servedBy()).isEqualTo(account));
+                .untilAsserted(() ->
+                        assertThat(client.chat(parked.key(), SOL).servedBy()).isEqualTo(probed));
 
-        EventLedger.Counts counts = ledger.settle(pool.credentials(), false);
+        EventLedger.Counts counts = parked.ledger().settle(parked.pool().credentials(), false);
         EventLedger.summary("RecoveryIT.healthcheck", "probes=2", counts);
         assertThat(counts.missing()).isEmpty();
     }

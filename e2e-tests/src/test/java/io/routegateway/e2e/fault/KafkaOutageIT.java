@@ -28,7 +28,7 @@ class KafkaOutageIT extends EndToEndTest {
         long droppedBefore = droppedOutcomes();
         long requestsDuringOutage;
         try (Load load = Load.start(system.gateway(), traffic.accessKey(), MixedTraffic.MODELS, 2)) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> load.requests() >= 40);
+            load.awaitMore(40);
 
             system.broker().stop();
             long stoppedAt = System.nanoTime();
@@ -41,8 +41,7 @@ class KafkaOutageIT extends EndToEndTest {
             long restartBegan = System.nanoTime();
             system.broker().restart();
             long restartMillis = (System.nanoTime() - restartBegan) / 1_000_000;
-            long atRestart = load.requests();
-            await().atMost(Duration.ofSeconds(30)).until(() -> load.requests() >= atRestart + 40);
+            load.awaitMore(40);
             load.stop();
 
             assertThat(load.errors())

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.routegateway.demo.Behaviour;
 import io.routegateway.demo.Behaviour.Mode;
+import io.routegateway.e2e.support.OutcomeTap;
 import io.routegateway.e2e.support.Pool;
 import io.routegateway.e2e.support.RouteSystem;
 
@@ -49,5 +50,14 @@ record MixedTraffic(Pool pool, String healthy, String flaky, String accessKey) {
      */
     static int failureCount(Map<String, Object> modelRow) {
         return ((Number) modelRow.get("transient_failure_count")).intValue();
+    }
+
+    /** The failure events produced for the flaky account's upstream-sol: what its row must count. */
+    long flakyModelFailures(List<OutcomeTap.Outcome> produced) {
+        return produced.stream()
+                .filter(outcome -> outcome.credentialId().equals(flaky)
+                        && UPSTREAM_SOL.equals(outcome.modelKey())
+                        && outcome.type().startsWith("transient-failure-recorded"))
+                .count();
     }
 }

@@ -44,13 +44,12 @@ class PostgresRestartIT extends EndToEndTest {
         MixedTraffic traffic = MixedTraffic.create(system);
         EventLedger ledger = EventLedger.start(system);
         try (Load load = Load.start(system.gateway(), traffic.accessKey(), MixedTraffic.MODELS, 2)) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> load.requests() >= 40);
+            load.awaitMore(40);
 
             long restartBegan = System.nanoTime();
             String output = restart(version);
             long restartMillis = (System.nanoTime() - restartBegan) / 1_000_000;
-            long atRestart = load.requests();
-            await().atMost(Duration.ofSeconds(30)).until(() -> load.requests() >= atRestart + 60);
+            load.awaitMore(60);
             load.stop();
 
             assertThat(load.errors())
@@ -61,11 +60,7 @@ class PostgresRestartIT extends EndToEndTest {
                     .until(() -> system.state().ready());
             EventLedger.Counts counts = ledger.settle(traffic.credentials(), false, Duration.ofMinutes(3));
             List<OutcomeTap.Outcome> produced = ledger.produced(traffic.credentials());
-            long flakySolFailures = produced.stream()
-                    .filter(outcome -> outcome.credentialId().equals(traffic.flaky())
-                            && MixedTraffic.UPSTREAM_SOL.equals(outcome.modelKey())
-                            && outcome.type().startsWith("transient-failure-recorded"))
-                    .count();
+            long flakySolFailures = traffic.flakyModelFailures(produced);
             EventLedger.summary(
                     "PostgresRestartIT",
                     "requests=" + load.requests(),

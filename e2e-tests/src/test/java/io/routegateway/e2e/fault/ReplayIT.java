@@ -40,7 +40,7 @@ class ReplayIT extends EndToEndTest {
         MixedTraffic traffic = MixedTraffic.create(system);
         EventLedger ledger = EventLedger.start(system);
         try (Load load = Load.start(system.gateway(), traffic.accessKey(), MixedTraffic.MODELS, 2)) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> load.requests() >= 40);
+            load.awaitMore(40);
         }
         system.demo().reset(traffic.flaky());
         EventLedger.Counts before = ledger.settle(traffic.credentials(), false);

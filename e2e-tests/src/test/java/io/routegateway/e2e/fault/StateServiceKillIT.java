@@ -28,18 +28,17 @@ class StateServiceKillIT extends EndToEndTest {
         long downMillis;
         // 2 clients, 5 requests per second each: steady through a restart that may take a while
         try (Load load = Load.start(system.gateway(), traffic.accessKey(), MixedTraffic.MODELS, 2, 200)) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> load.requests() >= 40);
+            load.awaitMore(40);
 
             long killedAt = System.nanoTime();
             system.state().kill();
             long atKill = load.requests();
-            await().atMost(Duration.ofSeconds(30)).until(() -> load.requests() >= atKill + 40);
+            load.awaitMore(40);
             system.state().start();
             system.state().awaitReady(Duration.ofMinutes(3));
             downMillis = (System.nanoTime() - killedAt) / 1_000_000;
             requestsWhileDown = load.requests() - atKill;
-            long atRestart = load.requests();
-            await().atMost(Duration.ofSeconds(30)).until(() -> load.requests() >= atRestart + 40);
+            load.awaitMore(40);
             load.stop();
 
             assertThat(load.errors())
@@ -48,11 +47,7 @@ class StateServiceKillIT extends EndToEndTest {
 
             EventLedger.Counts counts = ledger.settle(traffic.credentials(), true, Duration.ofMinutes(3));
             List<OutcomeTap.Outcome> produced = ledger.produced(traffic.credentials());
-            long flakySolFailures = produced.stream()
-                    .filter(outcome -> outcome.credentialId().equals(traffic.flaky())
-                            && MixedTraffic.UPSTREAM_SOL.equals(outcome.modelKey())
-                            && outcome.type().startsWith("transient-failure-recorded"))
-                    .count();
+            long flakySolFailures = traffic.flakyModelFailures(produced);
             EventLedger.summary(
                     "StateServiceKillIT",
                     "requests=" + load.requests(),

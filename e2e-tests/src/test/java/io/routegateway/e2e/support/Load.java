@@ -1,9 +1,12 @@
 package io.routegateway.e2e.support;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Client traffic for the fault tests: a few threads, each pausing a fixed time after every buffered
@@ -44,6 +47,12 @@ public final class Load implements AutoCloseable {
 
     public long requests() {
         return requests.get();
+    }
+
+    /** Waits (at most 60 s) until {@code count} more requests have been answered than now. */
+    public void awaitMore(int count) {
+        long target = requests.get() + count;
+        await(count + " more requests").atMost(Duration.ofSeconds(60)).until(() -> requests.get() >= target);
     }
 
     public long errors() {
