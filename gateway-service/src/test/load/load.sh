@@ -28,11 +28,19 @@ for _ in $(seq 1 120); do
   fi
   sleep 1
 done
+cpu_ms() { awk '{print ($14 + $15) * 10}' "/proc/$1/stat"; }
 # warm-up (JIT), not reported
-wrk -t2 -c50 -d5s -s "$here/post.lua" http://127.0.0.1:18080/v1/chat/completions > /dev/null
+wrk -t2 -c50 -d10s -s "$here/post.lua" http://127.0.0.1:18080/v1/chat/completions > /dev/null
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$rounds"); do
   echo "== round $round: direct"
-  wrk -t2 -c50 -d"$duration" --latency -s "$here/post.lua" http://127.0.0.1:18801/v1/chat/completions | grep -E "Requests/sec|50%|99%|Non-2xx"
+  wrk -t2 -c50 -d"$duration" --latency -s "$here/post.lua" http://127.0.0.1:18801/v1/chat/completions | grep -E "requests in|Requests/sec|50%|99%|Non-2xx"
   echo "== round $round: gateway"
-  wrk -t2 -c50 -d"$duration" --latency -s "$here/post.lua" http://127.0.0.1:18080/v1/chat/completions | grep -E "Requests/sec|50%|99%|Non-2xx"
+  before=$(cpu_ms "$gateway")
+  out=$(wrk -t2 -c50 -d"$duration" --latency -s "$here/post.lua" http://127.0.0.1:18080/v1/chat/completions)
+  after=$(cpu_ms "$gateway")
+  echo "$out" | grep -E "requests in|Requests/sec|50%|99%|Non-2xx"
+  requests=$(echo "$out" | awk '/requests in/ {print $1}')
+  echo "   gateway CPU per request: $(awk -v c=$((after - before)) -v n="$requests" 'BEGIN {printf "%.3f ms", c / n}')"
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
