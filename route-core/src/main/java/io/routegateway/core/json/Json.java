@@ -1,12 +1,17 @@
 package io.routegateway.core.json;
 
+import java.io.IOException;
+import java.util.Optional;
+
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 /**
@@ -20,6 +25,25 @@ public final class Json {
     public static final ObjectMapper MAPPER = configure(new ObjectMapper());
 
     private Json() {}
+
+    /**
+     * Strict read of a stored JSON object such as {@code config_json}: null or blank text is an
+     * empty object; anything that is not exactly one JSON object (unparsable, an array, trailing
+     * tokens) is empty, so the caller can refuse to overwrite it.
+     */
+    public static Optional<ObjectNode> readObject(String text) {
+        if (text == null || text.isBlank()) {
+            return Optional.of(MAPPER.createObjectNode());
+        }
+        try {
+            JsonNode node = MAPPER.reader()
+                    .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .readTree(text);
+            return node != null && node.isObject() ? Optional.of((ObjectNode) node) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
 
     /** Applies the wire conventions to a mapper owned by a framework (e.g. Quarkus's). */
     public static ObjectMapper configure(ObjectMapper mapper) {

@@ -15,6 +15,31 @@ public final class Weights {
 
     private Weights() {}
 
+    /** A weight mode with its stored weight. */
+    public record Setting(WeightMode mode, int weight) {}
+
+    /**
+     * The mode and weight after an update that sends either, both or neither, checked: a weight
+     * sent must be writable, and switching to manual without sending one must not revive a stored
+     * legacy 0.
+     *
+     * @param sentMode null when the update leaves the mode unchanged
+     * @param sentWeight null when the update leaves the weight unchanged
+     * @throws ValidationException {@link ValidationCodes#WEIGHT}
+     */
+    public static Setting afterUpdate(
+            WeightMode currentMode, int currentWeight, WeightMode sentMode, Integer sentWeight) {
+        WeightMode mode = sentMode == null ? currentMode : sentMode;
+        if (sentWeight != null) {
+            requireWritable(mode, sentWeight);
+            return new Setting(mode, sentWeight);
+        }
+        if (mode == WeightMode.MANUAL && currentMode != WeightMode.MANUAL) {
+            requireWritable(mode, currentWeight);
+        }
+        return new Setting(mode, currentWeight);
+    }
+
     /**
      * Checks a weight about to be written. Automatic mode ignores the stored weight, but a value sent
      * with it must still be a valid manual weight, so switching to manual later never revives a 0.

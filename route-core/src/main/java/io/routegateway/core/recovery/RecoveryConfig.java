@@ -1,6 +1,5 @@
 package io.routegateway.core.recovery;
 
-import java.io.IOException;
 import java.time.DateTimeException;
 import java.time.LocalTime;
 import java.time.ZoneId;
@@ -14,7 +13,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -276,24 +274,10 @@ public record RecoveryConfig(RecoveryMode mode, List<LocalTime> times, ZoneId ti
     }
 
     private static ObjectNode parseConfigObject(String text) {
-        if (text == null || text.isBlank()) {
-            return Json.MAPPER.createObjectNode();
-        }
-        JsonNode node;
-        try {
-            node = Json.MAPPER
-                    .reader()
-                    .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                    .readTree(text);
-        } catch (IOException e) {
-            node = null;
-        }
-        if (node == null || !node.isObject()) {
-            throw new ValidationException(
-                    ValidationCodes.RECOVERY_CONFIG_JSON,
-                    "the stored config_json is not a valid JSON object; refusing to overwrite it");
-        }
-        return (ObjectNode) node;
+        return Json.readObject(text)
+                .orElseThrow(() -> new ValidationException(
+                        ValidationCodes.RECOVERY_CONFIG_JSON,
+                        "the stored config_json is not a valid JSON object; refusing to overwrite it"));
     }
 
     private static ValidationException timesRequired() {

@@ -24,8 +24,6 @@ public final class AdminCodes {
     public static final String MALFORMED_JSON = "validation.malformed_json";
     /** 400: a field has the wrong JSON type (e.g. a string where a number belongs). */
     public static final String FIELD_TYPE = "validation.field_type";
-    /** 400: a required field is missing or blank. */
-    public static final String REQUIRED = "validation.required";
 
     public static final String ID = "validation.id";
     public static final String NAME = "validation.name";
@@ -49,7 +47,6 @@ public final class AdminCodes {
 
     public static final String PROTOCOL = "validation.protocol";
     public static final String MODELS = "validation.models";
-    public static final String EXPIRES_AT = "validation.expires_at";
     /** 400: a query parameter (filter, paging, time range) is invalid. */
     public static final String QUERY = "validation.query";
     /** 400: route check needs exactly one of access_key_id and access_key. */

@@ -13,7 +13,6 @@ import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.WeightMode;
-import io.routegateway.core.policy.ValidationCodes;
 import io.routegateway.core.policy.Weights;
 import io.routegateway.state.publish.StateOutbox;
 import io.routegateway.state.repository.CredentialEntity;
@@ -183,7 +182,7 @@ public class CredentialAdminService {
             if (input.priority() != null) {
                 row.priority = priority(input.priority());
             }
-            applyWeight(row, body);
+            applyWeight(row, input);
             if (body.has("quota_remaining")) {
                 row.quotaRemaining = quota(input.quotaRemaining());
             }
@@ -255,36 +254,22 @@ public class CredentialAdminService {
     }
 
     private Uni<Void> replaceGroups(String credentialId, List<String> wanted) {
-        return members.list("credentialId", credentialId).flatMap(current -> {
-            List<String> currentIds = current.stream().map(link -> link.groupId).toList();
-            Uni<Void> chain = Uni.createFrom().voidItem();
-            for (GroupCredentialEntity link : current) {
-                if (!wanted.contains(link.groupId)) {
-                    chain = chain.flatMap(ok -> members.delete(link));
-                }
-            }
-            List<GroupCredentialEntity> added = wanted.stream()
-                    .filter(groupId -> !currentIds.contains(groupId))
-                    .map(groupId -> new GroupCredentialEntity(groupId, credentialId))
-                    .toList();
-            return chain.flatMap(ok -> AdminWrites.persistAll(members, added)).flatMap(ok -> members.flush());
-        });
+        return members.list("credentialId", credentialId)
+                .flatMap(current -> AdminWrites.replaceLinks(
+                        members,
+                        current,
+                        link -> link.groupId,
+                        wanted,
+                        groupId -> new GroupCredentialEntity(groupId, credentialId)));
     }
 
     /** The pair as it will be stored must be writable: 0 is refused, also when switching a legacy 0 to manual. */
-    private static void applyWeight(CredentialEntity row, JsonBody<CredentialInput> body) {
-        CredentialInput input = body.value();
-        WeightMode current = WeightMode.fromWire(row.weightMode);
-        WeightMode mode = input.weightMode() == null ? current : Inputs.weightMode(input.weightMode());
-        if (input.weight() != null) {
-            Weights.requireWritable(mode, input.weight());
-            row.weight = input.weight();
-        } else if (body.has("weight")) {
-            throw AdminException.invalid(ValidationCodes.WEIGHT, "weight must not be null");
-        } else if (mode == WeightMode.MANUAL && current != WeightMode.MANUAL) {
-            Weights.requireWritable(mode, row.weight);
-        }
-        row.weightMode = mode.wire();
+    private static void applyWeight(CredentialEntity row, CredentialInput input) {
+        WeightMode sentMode = input.weightMode() == null ? null : Inputs.weightMode(input.weightMode());
+        Weights.Setting setting =
+                Weights.afterUpdate(WeightMode.fromWire(row.weightMode), row.weight, sentMode, input.weight());
+        row.weightMode = setting.mode().wire();
+        row.weight = setting.weight();
     }
 
     private static Platform platform(String wire) {

@@ -1,13 +1,11 @@
 package io.routegateway.state.admin;
 
-import java.io.IOException;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.json.Json;
@@ -104,23 +102,10 @@ final class CredentialConfig {
     }
 
     private static ObjectNode object(String text) {
-        if (text == null || text.isBlank()) {
-            return Json.MAPPER.createObjectNode();
-        }
-        JsonNode node;
-        try {
-            node = Json.MAPPER
-                    .reader()
-                    .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                    .readTree(text);
-        } catch (IOException e) {
-            node = null;
-        }
-        if (node == null || !node.isObject()) {
-            throw AdminException.invalid(
-                    AdminCodes.CONFIG_JSON,
-                    "the stored config_json is not a valid JSON object; refusing to overwrite it (fix it by hand)");
-        }
-        return (ObjectNode) node;
+        return Json.readObject(text)
+                .orElseThrow(
+                        () -> AdminException.invalid(
+                                AdminCodes.CONFIG_JSON,
+                                "the stored config_json is not a valid JSON object; refusing to overwrite it (fix it by hand)"));
     }
 }

@@ -58,13 +58,7 @@ final class CredentialViews {
                 row.quotaRemaining,
                 groupIds,
                 account.status().wire(),
-                account.transientFailureCount(),
-                account.nextRetryAt(),
-                account.cooldownUntil(),
-                account.lastFailureKind(),
-                redact.apply(account.lastFailureMessage()),
-                redact.apply(account.lastFailureResponseJson()),
-                account.semanticFailureStreakCount(),
+                masked(account, redact),
                 view.statusTag().text(),
                 view.cooldownBadge(),
                 view.unavailableModelsBadge(),
@@ -72,6 +66,20 @@ final class CredentialViews {
                 row.stateVersion,
                 row.createdAt,
                 row.updatedAt);
+    }
+
+    /** The account state with its failure texts passed through the credential's redactor. */
+    static AccountState masked(AccountState account, UnaryOperator<String> redact) {
+        return new AccountState(
+                account.status(),
+                account.transientFailureCount(),
+                account.nextRetryAt(),
+                account.cooldownUntil(),
+                account.lastFailureKind(),
+                redact.apply(account.lastFailureMessage()),
+                redact.apply(account.lastFailureResponseJson()),
+                account.semanticFailureStreakCount(),
+                account.semanticFailureStreakFingerprint());
     }
 
     /** Every known model of the credential (mapped keys or the platform baseline, then any other row). */

@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.model.WeightMode;
-import io.routegateway.core.policy.ValidationCodes;
 import io.routegateway.core.policy.Weights;
 import io.routegateway.state.publish.StateOutbox;
 import io.routegateway.state.repository.AccessKeyEntity;
@@ -126,7 +125,7 @@ public class GroupAdminService {
             if (input.enabled() != null) {
                 row.enabled = input.enabled();
             }
-            applyWeight(row, body);
+            applyWeight(row, input);
             if (body.has("exposed_models")) {
                 row.exposedModels = StateRows.toTextArray(Inputs.models(input.exposedModels()));
             }
@@ -184,47 +183,31 @@ public class GroupAdminService {
     }
 
     /** Mode and weight as sent; the resulting pair must be writable (a legacy 0 cannot become manual). */
-    private static void applyWeight(GroupEntity row, JsonBody<GroupInput> body) {
-        GroupInput input = body.value();
-        WeightMode current = WeightMode.fromWire(row.weightMode);
-        WeightMode mode = input.weightMode() == null ? current : Inputs.weightMode(input.weightMode());
-        if (input.weight() != null) {
-            Weights.requireWritable(mode, input.weight());
-            row.weight = input.weight();
-        } else if (body.has("weight")) {
-            throw AdminException.invalid(ValidationCodes.WEIGHT, "weight must not be null");
-        } else if (mode == WeightMode.MANUAL && current != WeightMode.MANUAL) {
-            Weights.requireWritable(mode, row.weight);
-        }
-        row.weightMode = mode.wire();
+    private static void applyWeight(GroupEntity row, GroupInput input) {
+        WeightMode sentMode = input.weightMode() == null ? null : Inputs.weightMode(input.weightMode());
+        Weights.Setting setting =
+                Weights.afterUpdate(WeightMode.fromWire(row.weightMode), row.weight, sentMode, input.weight());
+        row.weightMode = setting.mode().wire();
+        row.weight = setting.weight();
     }
 
-    /**
-     * Replaces the pool; every credential that joined or left is locked and republished. Only the
-     * difference is written (links that stay are untouched).
-     */
+    /** Replaces the pool; every credential that joined or left is locked and republished. */
     private Uni<Void> replacePool(String groupId, List<String> wanted) {
         return members.list("groupId", groupId).flatMap(current -> {
-            List<String> currentIds =
-                    current.stream().map(link -> link.credentialId).toList();
-            TreeSet<String> changed = new TreeSet<>(currentIds);
-            changed.addAll(wanted);
-            changed.removeIf(credentialId -> currentIds.contains(credentialId) && wanted.contains(credentialId));
-            return locks.credentials(changed).flatMap(affected -> {
-                Uni<Void> chain = Uni.createFrom().voidItem();
-                for (GroupCredentialEntity link : current) {
-                    if (!wanted.contains(link.credentialId)) {
-                        chain = chain.flatMap(ok -> members.delete(link));
-                    }
+            TreeSet<String> changed = new TreeSet<>(wanted);
+            current.forEach(link -> {
+                if (!changed.remove(link.credentialId)) {
+                    changed.add(link.credentialId);
                 }
-                List<GroupCredentialEntity> added = wanted.stream()
-                        .filter(credentialId -> !currentIds.contains(credentialId))
-                        .map(credentialId -> new GroupCredentialEntity(groupId, credentialId))
-                        .toList();
-                return chain.flatMap(ok -> AdminWrites.persistAll(members, added))
-                        .flatMap(ok -> members.flush())
-                        .flatMap(flushed -> credentialsChanged(affected));
             });
+            return locks.credentials(changed)
+                    .flatMap(affected -> AdminWrites.replaceLinks(
+                                    members,
+                                    current,
+                                    link -> link.credentialId,
+                                    wanted,
+                                    credentialId -> new GroupCredentialEntity(groupId, credentialId))
+                            .flatMap(ok -> credentialsChanged(affected)));
         });
     }
 

@@ -7,23 +7,20 @@ import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.routegateway.state.repository.CredentialRepository;
 import io.routegateway.state.repository.GroupRepository;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Checks that ids a write refers to exist, so no dangling reference is ever stored. Only ids are
+ * Checks that group ids a write refers to exist, so no dangling reference is ever stored. Only ids are
  * read: no entity becomes managed here, so a row the caller locks later is read fresh under its lock.
  */
 @ApplicationScoped
 public class References {
 
     private final GroupRepository groups;
-    private final CredentialRepository credentials;
 
-    References(GroupRepository groups, CredentialRepository credentials) {
+    References(GroupRepository groups) {
         this.groups = groups;
-        this.credentials = credentials;
     }
 
     /** Fails with {@code validation.group_ids} naming every id that does not exist. */
@@ -37,21 +34,6 @@ public class References {
                         .setParameter("ids", ids)
                         .getResultList())
                 .invoke(existing -> requireAll(ids, existing, AdminCodes.GROUP_IDS, "group"))
-                .replaceWithVoid();
-    }
-
-    /** Fails with {@code validation.credential_ids} naming every id that does not exist. */
-    public Uni<Void> requireCredentials(List<String> ids) {
-        if (ids.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        return credentials
-                .getSession()
-                .flatMap(session -> session.createSelectionQuery(
-                                "select c.id from CredentialEntity c where c.id in :ids", String.class)
-                        .setParameter("ids", ids)
-                        .getResultList())
-                .invoke(existing -> requireAll(ids, existing, AdminCodes.CREDENTIAL_IDS, "credential"))
                 .replaceWithVoid();
     }
 

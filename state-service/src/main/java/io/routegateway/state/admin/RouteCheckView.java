@@ -1,8 +1,6 @@
 package io.routegateway.state.admin;
 
 import java.time.Instant;
-import java.util.List;
-import java.util.Locale;
 
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
@@ -16,8 +14,11 @@ import io.routegateway.core.select.RouteTrace;
  *     selected
  * @param httpStatus what the client would get: 401/403 for key refusals, 502 for the pool
  * @param affinityKey hex of the soft-affinity key derived from the prompt, null without a prompt
- * @param trace every group and every credential of each evaluated pool, with the step and reason
- *     code that decided it
+ * @param trace route-core's decision trace: the access refusal, then every group (verdict {@code
+ *     SELECTED}, {@code ELIGIBLE}, {@code COOLING}, {@code DROPPED}, {@code NOT_EVALUATED}, reason
+ *     code, failover position) and every credential of each evaluated pool with the step that decided
+ *     it (1 load, 2 platform rule, 3 model filter, 5 partition, 6 chooser), its reason code, model
+ *     key, recovery time, priority and effective weight
  */
 public record RouteCheckView(
         String decision,
@@ -29,7 +30,7 @@ public record RouteCheckView(
         Selected selected,
         Instant earliestRecoveryAt,
         String affinityKey,
-        Trace trace) {
+        RouteTrace trace) {
 
     /** The credential the request would go to. */
     public record Selected(
@@ -43,40 +44,7 @@ public record RouteCheckView(
             boolean fromCoolingFallback,
             Instant recoveryAt) {}
 
-    public record Trace(String accessRefusal, String outcome, List<GroupTrace> groups) {}
-
-    /**
-     * @param verdict {@code selected}, {@code eligible}, {@code cooling}, {@code dropped} or {@code
-     *     not_evaluated}
-     */
-    public record GroupTrace(
-            String groupId,
-            String groupName,
-            String verdict,
-            String reason,
-            String detail,
-            int failoverPosition,
-            List<CredentialTrace> credentials) {}
-
-    /**
-     * @param step 1 load candidates, 2 platform rule, 3 model filter, 5 partition, 6 the chooser
-     * @param weight the effective weight the draw uses
-     */
-    public record CredentialTrace(
-            String credentialId,
-            String credentialName,
-            int step,
-            String verdict,
-            String reason,
-            String detail,
-            String modelKey,
-            String upstreamModel,
-            Instant recoveryAt,
-            int priority,
-            int weight) {}
-
     static RouteCheckView of(RouteResult result, String affinityKey) {
-        Trace trace = trace(result.trace());
         if (result instanceof RouteResult.Selected selected) {
             return new RouteCheckView(
                     "selected",
@@ -97,7 +65,7 @@ public record RouteCheckView(
                             selected.recoveryAt()),
                     null,
                     affinityKey,
-                    trace);
+                    result.trace());
         }
         RouteResult.Refused refused = (RouteResult.Refused) result;
         ReasonCode code = refused.code();
@@ -111,46 +79,6 @@ public record RouteCheckView(
                 null,
                 refused.earliestRecoveryAt(),
                 affinityKey,
-                trace);
-    }
-
-    private static Trace trace(RouteTrace trace) {
-        if (trace == null) {
-            return null;
-        }
-        return new Trace(
-                wire(trace.accessRefusal()),
-                wire(trace.outcome()),
-                trace.groups().stream()
-                        .map(group -> new GroupTrace(
-                                group.groupId(),
-                                group.groupName(),
-                                verdict(group.verdict()),
-                                wire(group.reason()),
-                                group.detail(),
-                                group.failoverPosition(),
-                                group.credentials().stream()
-                                        .map(credential -> new CredentialTrace(
-                                                credential.credentialId(),
-                                                credential.credentialName(),
-                                                credential.step(),
-                                                verdict(credential.verdict()),
-                                                wire(credential.reason()),
-                                                credential.detail(),
-                                                credential.modelKey(),
-                                                credential.upstreamModel(),
-                                                credential.recoveryAt(),
-                                                credential.priority(),
-                                                credential.weight()))
-                                        .toList()))
-                        .toList());
-    }
-
-    private static String wire(ReasonCode code) {
-        return code == null ? null : code.wire();
-    }
-
-    private static String verdict(RouteTrace.Verdict verdict) {
-        return verdict == null ? null : verdict.name().toLowerCase(Locale.ROOT);
+                result.trace());
     }
 }

@@ -16,6 +16,10 @@ final class AdminApiFixtures {
     /** {@code %test.state.admin.token}. */
     static final String TOKEN = "local-test-admin-token";
 
+    /** A failure policy with cooldown on for an hour: a failure keeps its model cooling for the whole test. */
+    static final Map<String, Object> COOLING_FOR_AN_HOUR =
+            Map.of("failure_policy", Map.of("cooldown_enabled", true, "cooldown_seconds", 3600));
+
     private AdminApiFixtures() {}
 
     static RequestSpecification admin() {

@@ -19,7 +19,10 @@ import static org.hamcrest.Matchers.equalTo;
 @TestProfile(CredentialTestDelegationTests.WithRecoveryStandIn.class)
 class CredentialTestDelegationTests {
 
-    /** state-service pointed at the stand-in, with a one-second test timeout (the annotation counts in seconds). */
+    /**
+     * state-service pointed at the stand-in, with a 10 s test timeout (the annotation counts in
+     * seconds) — far below the stand-in's two-minute stall, far above a cold first call.
+     */
     public static class WithRecoveryStandIn implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -27,7 +30,7 @@ class CredentialTestDelegationTests {
                     "state.recovery-url",
                     RecoveryStandIn.url(),
                     "quarkus.fault-tolerance.\"io.routegateway.state.admin.RecoveryClient/test\".timeout.value",
-                    "1");
+                    "10");
         }
     }
 

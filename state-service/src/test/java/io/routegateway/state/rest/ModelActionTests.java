@@ -34,15 +34,11 @@ import static org.hamcrest.Matchers.nullValue;
 @QuarkusTest
 class ModelActionTests {
 
-    /** Cooldown on for an hour, so a failure keeps its model cooling for the whole test. */
-    static final Map<String, Object> COOLING =
-            Map.of("failure_policy", Map.of("cooldown_enabled", true, "cooldown_seconds", 3600));
-
     @Inject
     CredentialEventService events;
 
     String credentialWithFailures() {
-        String id = createCredential(unique("cred"), "sk-models-000000", COOLING);
+        String id = createCredential(unique("cred"), "sk-models-000000", AdminApiFixtures.COOLING_FOR_AN_HOUR);
         await(() -> events.apply(failure(id, Instant.now(), "upstream-sol")));
         return id;
     }
@@ -187,7 +183,7 @@ class ModelActionTests {
                 .then()
                 .statusCode(200)
                 .body("status", equalTo("ok"))
-                .body("last_failure_message", nullValue());
+                .body("account.last_failure_message", nullValue());
         CredentialEntity row = io.routegateway.state.support.OutcomeFixtures.credential(id);
         assertThat(row.status).isEqualTo("ok");
         assertThat(row.lastFailureKind).isNull();

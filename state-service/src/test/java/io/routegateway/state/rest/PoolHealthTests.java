@@ -29,9 +29,6 @@ import static org.hamcrest.Matchers.nullValue;
 @QuarkusTest
 class PoolHealthTests {
 
-    static final Map<String, Object> COOLING =
-            Map.of("failure_policy", Map.of("cooldown_enabled", true, "cooldown_seconds", 3600));
-
     @Inject
     CredentialEventService events;
 
@@ -41,7 +38,7 @@ class PoolHealthTests {
 
     @Test
     void aModelScopedFailureShowsTheCountAndTheModelBadgeButNoAccountCooldown() {
-        String id = createCredential(unique("cred"), "sk-health-000000", COOLING);
+        String id = createCredential(unique("cred"), "sk-health-000000", AdminApiFixtures.COOLING_FOR_AN_HOUR);
         await(() -> events.apply(failure(id, Instant.now(), "upstream-sol")));
         admin().get("/admin/v1/health")
                 .then()
@@ -60,7 +57,7 @@ class PoolHealthTests {
 
     @Test
     void anAccountScopedFailureShowsTheCooldownBadge() {
-        String id = createCredential(unique("cred"), "sk-health-2-000000", COOLING);
+        String id = createCredential(unique("cred"), "sk-health-2-000000", AdminApiFixtures.COOLING_FOR_AN_HOUR);
         await(() -> events.apply(new CredentialEvent.TransientFailureRecorded(
                 UUID.randomUUID(), id, Instant.now(), null, "transport", null, "connect timed out after 20s", null)));
         admin().get("/admin/v1/health")

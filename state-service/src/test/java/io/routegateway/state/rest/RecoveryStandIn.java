@@ -43,7 +43,11 @@ final class RecoveryStandIn {
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-            server.setExecutor(Executors.newCachedThreadPool());
+            server.setExecutor(Executors.newCachedThreadPool(task -> {
+                Thread thread = new Thread(task, "recovery-stand-in");
+                thread.setDaemon(true);
+                return thread;
+            }));
             server.createContext(PREFIX, RecoveryStandIn::handle);
             server.start();
         }
@@ -76,7 +80,7 @@ final class RecoveryStandIn {
                 break;
             case STALL:
                 try {
-                    Thread.sleep(5_000);
+                    Thread.sleep(120_000);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

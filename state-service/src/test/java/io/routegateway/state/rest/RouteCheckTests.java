@@ -35,10 +35,8 @@ class RouteCheckTests {
     record Pool(String credential, String group, String keyId, String key) {}
 
     Pool pool(Map<String, Object> keyFields) {
-        String credential = createCredential(
-                unique("cred"),
-                "sk-route-check-000000",
-                Map.of("failure_policy", Map.of("cooldown_enabled", true, "cooldown_seconds", 3600)));
+        String credential =
+                createCredential(unique("cred"), "sk-route-check-000000", AdminApiFixtures.COOLING_FOR_AN_HOUR);
         String group =
                 createGroup(unique("grp"), List.of(credential), List.of("gpt-5.6-sol", "glm-5.3", "claude-opus"));
         Map<String, Object> fields = new HashMap<>(keyFields);
@@ -64,7 +62,7 @@ class RouteCheckTests {
                 .body("selected.group_id", equalTo(pool.group()))
                 .body("selected.model_key", equalTo("upstream-sol"))
                 .body("selected.upstream_model", equalTo("upstream-sol"))
-                .body("trace.groups[0].verdict", equalTo("selected"))
+                .body("trace.groups[0].verdict", equalTo("SELECTED"))
                 .body("trace.groups[0].credentials[0].step", equalTo(6));
     }
 

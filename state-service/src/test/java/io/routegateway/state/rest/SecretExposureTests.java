@@ -183,7 +183,10 @@ class SecretExposureTests {
             String answer = admin().get(path).then().statusCode(200).extract().asString();
             assertThat(answer).as(path).doesNotContain(secret);
         }
-        assertThat(admin().get("/admin/v1/credentials/" + id).then().extract().<String>path("last_failure_message"))
+        assertThat(admin().get("/admin/v1/credentials/" + id)
+                        .then()
+                        .extract()
+                        .<String>path("account.last_failure_message"))
                 .isEqualTo("Incorrect API key provided: [redacted]");
     }
 }
