@@ -23,7 +23,6 @@ import io.routegateway.state.repository.CredentialEntity;
 import io.routegateway.state.repository.CredentialModelEntity;
 import io.routegateway.state.repository.CredentialModelRepository;
 import io.routegateway.state.repository.CredentialRepository;
-import io.routegateway.state.repository.ProcessedEventEntity;
 import io.routegateway.state.repository.ProcessedEventRepository;
 import io.routegateway.state.repository.RuntimeSettingRepository;
 import io.routegateway.state.repository.StateRows;
@@ -36,9 +35,10 @@ import io.smallrye.mutiny.Uni;
  * by the outcome consumer and by the admin API's manual actions (pause, resume, clear, clear all,
  * restore), so both go through the same transition and the same outbox.
  *
- * <p>One transaction per event: lock the account row, skip an event id seen before, load the model
- * rows, run {@link StateTransition#apply} (escalation included, under the lock), write only what
- * changed, append the timeline, bump {@code state_version}, queue the snapshot, record the event id.
+ * <p>One transaction per event: lock the account row, record the event id (an id recorded before
+ * means a redelivery: nothing else happens), load the model rows, run {@link StateTransition#apply}
+ * (escalation included, under the lock), write only what changed, append the timeline, bump {@code
+ * state_version} and queue the snapshot.
  */
 @ApplicationScoped
 public class CredentialEventService {
@@ -110,38 +110,47 @@ public class CredentialEventService {
                 .onItem()
                 .ifNull()
                 .failWith(() -> new UnknownCredentialException(event.credentialId()))
-                .flatMap(row -> processedEvents
-                        .findById(event.eventId())
-                        .flatMap(seen -> seen != null
-                                ? Uni.createFrom()
-                                        .item(new ApplyResult(
-                                                event.eventId(),
-                                                row.id,
-                                                ApplyResult.Kind.DUPLICATE,
-                                                row.stateVersion,
-                                                List.of()))
-                                : applyLocked(row, event))));
+                .flatMap(row -> {
+                    Instant now = clock.instant();
+                    // under the row lock: a concurrent redelivery waits here and then finds the id
+                    return processedEvents
+                            .recordIfNew(event.eventId(), row.id, event.type(), now)
+                            .flatMap(isNew -> isNew
+                                    ? applyLocked(row, event)
+                                    : Uni.createFrom()
+                                            .item(new ApplyResult(
+                                                    event.eventId(),
+                                                    row.id,
+                                                    ApplyResult.Kind.DUPLICATE,
+                                                    row.stateVersion,
+                                                    List.of())));
+                }));
     }
 
     private Uni<ApplyResult> applyLocked(CredentialEntity row, CredentialEvent event) {
-        Instant now = clock.instant();
         return models.listForCredential(row.id)
                 .flatMap(modelRows -> settings.current().flatMap(runtime -> {
                     CredentialProfile profile = StateRows.profile(row, runtime.blacklistThreshold());
                     CredentialHealth before = StateRows.health(row, modelRows);
                     Transition transition = StateTransition.apply(profile, before, event);
                     HealthDiff diff = HealthDiff.between(before, transition.next());
-                    Uni<Void> written = diff.changesState()
-                            ? write(row, modelRows, diff, transition, event)
-                            : Uni.createFrom().voidItem();
-                    return written.flatMap(ignored -> processedEvents.persist(
-                                    new ProcessedEventEntity(event.eventId(), row.id, event.type(), now)))
+                    if (!diff.changesState()) {
+                        // recorded as processed (a redelivered success must never undo a later failure), no new version
+                        return Uni.createFrom()
+                                .item(new ApplyResult(
+                                        event.eventId(),
+                                        row.id,
+                                        ApplyResult.Kind.UNCHANGED,
+                                        row.stateVersion,
+                                        List.of()));
+                    }
+                    return write(row, modelRows, diff, transition, event)
                             .map(ignored -> new ApplyResult(
                                     event.eventId(),
                                     row.id,
-                                    diff.changesState() ? ApplyResult.Kind.CHANGED : ApplyResult.Kind.UNCHANGED,
+                                    ApplyResult.Kind.CHANGED,
                                     row.stateVersion,
-                                    diff.changesState() ? transition.changes() : List.of()));
+                                    transition.changes()));
                 }));
     }
 

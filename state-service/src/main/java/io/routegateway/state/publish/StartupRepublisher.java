@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,6 +15,7 @@ import jakarta.persistence.LockModeType;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.VertxContextSupport;
 import io.routegateway.state.repository.AccessKeyEntity;
 import io.routegateway.state.repository.AccessKeyGroupEntity;
@@ -37,7 +39,8 @@ import org.jboss.logging.Logger;
  * key and group (so a new reader can build its whole view from the topics alone, even if compaction
  * or retention lost something), then starts the relay. Snapshots keep their current versions.
  * Rows are read {@code FOR SHARE}: a concurrent writer's newer snapshot can never be queued before
- * this older one.
+ * this older one. If the broker or the database is unreachable at start-up, the service still
+ * starts and the preparation is retried every 10 s; until then state changes wait in the outbox.
  */
 @ApplicationScoped
 public class StartupRepublisher {
@@ -54,6 +57,8 @@ public class StartupRepublisher {
     private final StateOutbox stateOutbox;
     private final OutboxRelay relay;
     private final Clock clock;
+    // deliberately concurrent: set once by start-up or by the retry job
+    private final AtomicBoolean prepared = new AtomicBoolean();
 
     public StartupRepublisher(
             CompactedTopics topics,
@@ -78,11 +83,38 @@ public class StartupRepublisher {
         this.clock = clock;
     }
 
-    void onStart(@Observes StartupEvent event) throws Throwable {
-        topics.ensure();
-        int queued = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(this::queueEverything));
-        LOG.infof("Queued %d snapshots for republication", queued);
-        relay.start();
+    void onStart(@Observes StartupEvent event) {
+        prepare();
+    }
+
+    /**
+     * Retries the preparation until it succeeded once: a broker that is down at start-up delays
+     * publication (rows wait in the outbox) instead of stopping the service.
+     */
+    @Scheduled(
+            identity = "state-publication-prepare",
+            every = "10s",
+            delayed = "10s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void retryPreparation() {
+        if (!prepared.get()) {
+            prepare();
+        }
+    }
+
+    private void prepare() {
+        try {
+            topics.ensure();
+            int queued = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(this::queueEverything));
+            LOG.infof("Queued %d snapshots for republication", queued);
+            prepared.set(true);
+            relay.start();
+        } catch (Throwable e) {
+            if (e instanceof Error error) {
+                throw error;
+            }
+            LOG.errorf("Could not prepare state publication, retrying in 10 s: %s", e.toString());
+        }
     }
 
     Uni<Integer> queueEverything() {
