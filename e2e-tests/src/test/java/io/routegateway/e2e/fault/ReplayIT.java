@@ -73,9 +73,17 @@ class ReplayIT extends EndToEndTest {
             List<OutcomeTap.Outcome> replayed = system.outcomes().readSince(null);
             Set<UUID> replayedIds =
                     replayed.stream().map(OutcomeTap.Outcome::eventId).collect(Collectors.toSet());
-            long appliedBefore = system.database()
-                    .count("SELECT count(*) FROM processed_events WHERE event_id = ANY (?::uuid[])", (Object)
-                            replayedIds.stream().map(UUID::toString).toArray(String[]::new));
+            Set<Object> appliedIds = system
+                    .database()
+                    .query("SELECT event_id FROM processed_events WHERE event_id = ANY (?::uuid[])", (Object)
+                            replayedIds.stream().map(UUID::toString).toArray(String[]::new))
+                    .stream()
+                    .map(row -> row.get("event_id"))
+                    .collect(Collectors.toSet());
+            // per message: an event Kafka holds twice (a producer retry) is a duplicate twice
+            long appliedBefore = replayed.stream()
+                    .filter(outcome -> appliedIds.contains(outcome.eventId()))
+                    .count();
 
             system.state().start();
             system.state().awaitReady(Duration.ofMinutes(3));

@@ -153,6 +153,23 @@ public final class ServiceProcess {
         }
     }
 
+    /** The body of {@code /q/health/ready} (which checks are down), for failure messages. */
+    public String readiness() {
+        try {
+            return HTTP.send(
+                            HttpRequest.newBuilder(URI.create(baseUrl() + "/q/health/ready"))
+                                    .timeout(Duration.ofSeconds(5))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+        } catch (IOException e) {
+            return "(no answer: " + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        }
+    }
+
     /** SIGKILL: the process dies at once, with nothing flushed or committed (a crash). */
     public synchronized void kill() {
         if (process != null) {
