@@ -145,6 +145,12 @@ class ModelActionTests {
                 .then()
                 .statusCode(200)
                 .body("find { it.model_key == 'meta-llama/Llama-4' }.status", equalTo("paused"));
+        // an encoded slash names the same key
+        admin().urlEncodingEnabled(false)
+                .post("/admin/v1/credentials/" + id + "/models/meta-llama%2FLlama-4/resume")
+                .then()
+                .statusCode(200)
+                .body("find { it.model_key == 'meta-llama/Llama-4' }.status", equalTo("ok"));
     }
 
     @Test
