@@ -28,8 +28,8 @@ public class OutcomeConsumer {
     public static final String CHANNEL = "outcomes";
 
     private static final Logger LOG = Logger.getLogger(OutcomeConsumer.class);
-    private static final Duration FIRST_RETRY = Duration.ofMillis(100);
-    private static final Duration MAX_RETRY = Duration.ofSeconds(10);
+    static final Duration FIRST_RETRY = Duration.ofMillis(100);
+    static final Duration MAX_RETRY = Duration.ofSeconds(10);
 
     private final CredentialEventService service;
     private final EventMetrics metrics;

@@ -63,8 +63,13 @@ public class UsageConsumer {
             return Uni.createFrom().voidItem();
         }
         metrics.usageRecords(records.size());
+        // a passing database outage (restart, failover) must not fail-stop the channel: retry like outcomes
         return pool.withTransaction(connection -> prices(connection)
                         .flatMap(prices -> connection.preparedQuery(INSERT).executeBatch(tuples(records, prices))))
+                .onFailure(Failures::isTransient)
+                .retry()
+                .withBackOff(OutcomeConsumer.FIRST_RETRY, OutcomeConsumer.MAX_RETRY)
+                .indefinitely()
                 .replaceWithVoid();
     }
 
