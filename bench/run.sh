@@ -3,7 +3,10 @@
 # same upstream and against nginx as a plain one-hop proxy, interleaved in one run, and writes a
 # markdown report to bench/results/<timestamp>.md (docs/performance.md holds the latest).
 #
-#   bench/run.sh [--duration SECONDS] [--rounds N] [--build]
+#   bench/run.sh [--duration SECONDS] [--rounds N] [--build] [--hold]
+#
+# --hold starts and seeds everything, prints the ports and keys, and waits (for profiling by hand)
+# instead of measuring; Ctrl-C stops it all.
 #
 # What runs: PostgreSQL (postgres.sh) with a fresh route_bench database, one Kafka broker, the
 # demo upstream as the fast mock (JSON and SSE), nginx-light, state-service consuming every event,
@@ -15,11 +18,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/../deploy/local/lib.sh"
 DURATION=10
 ROUNDS=3
 BUILD=0
+HOLD=0
 while [ $# -gt 0 ]; do
   case $1 in
     --duration) DURATION=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
     --build) BUILD=1; shift ;;
+    --hold) HOLD=1; shift ;;
     *) die "unknown argument $1" ;;
   esac
 done
@@ -34,6 +39,12 @@ GATEWAY_B_PORT=19083
 ADMIN_TOKEN=bench-admin-token
 SECRET_KEY=sDs8+xrgdjb1YeT1e7CxfOuCBybLeoNiShX0VxEUdcY=
 POOL_SIZE=50
+LAG_PREFERRED_SECRET=lag-preferred-secret
+LAG_SAMPLES=50
+# JVM options of both gateways (override to compare); the default is what the image runs with
+# (gateway-service/src/main/docker/Dockerfile.jvm), as is MALLOC_ARENA_MAX below
+GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:--XX:+UseSerialGC -Xms64m -Xmx256m -Xmn48m -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=128m}
+LAG_WARMUP_SAMPLES=40
 PIDS=()
 
 cleanup() {
@@ -43,6 +54,7 @@ cleanup() {
   [ -n "${KAFKA_PORT:-}" ] && "$ROOT_DIR/deploy/local/kafka.sh" stop --port "$KAFKA_PORT" || true
 }
 trap cleanup EXIT
+trap "exit 130" INT TERM
 
 install_tools() {
   local missing=()
@@ -110,10 +122,10 @@ start_services() {
 start_gateways() {
   local -a env_vars
   mapfile -t env_vars < <(service_env)
-  start_bg GATEWAY "$BENCH_DIR/gateway-a.log" env "${env_vars[@]}" QUARKUS_HTTP_PORT=$GATEWAY_PORT \
-    java -Xmx256m -XX:+UseParallelGC -jar "$ROOT_DIR/gateway-service/target/quarkus-app/quarkus-run.jar"
-  start_bg GATEWAY_B "$BENCH_DIR/gateway-b.log" env "${env_vars[@]}" QUARKUS_HTTP_PORT=$GATEWAY_B_PORT \
-    java -Xmx256m -XX:+UseParallelGC -jar "$ROOT_DIR/gateway-service/target/quarkus-app/quarkus-run.jar"
+  start_bg GATEWAY "$BENCH_DIR/gateway-a.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_PORT \
+    java $GATEWAY_JAVA_OPTS -jar "$ROOT_DIR/gateway-service/target/quarkus-app/quarkus-run.jar"
+  start_bg GATEWAY_B "$BENCH_DIR/gateway-b.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_B_PORT \
+    java $GATEWAY_JAVA_OPTS -jar "$ROOT_DIR/gateway-service/target/quarkus-app/quarkus-run.jar"
   wait_http "http://127.0.0.1:$GATEWAY_PORT/q/health/ready" 200 gateway-a
   wait_http "http://127.0.0.1:$GATEWAY_B_PORT/q/health/ready" 200 gateway-b
 }
@@ -133,9 +145,28 @@ seed() {
       \"failure_policy\":{\"cooldown_enabled\":true,\"cooldown_seconds\":10},
       \"priority\":$((i % 3 == 0 ? 0 : 1)),\"group_ids\":[\"bench\"]}" >/dev/null
   done
-  ACCESS_KEY=$(admin POST /access-keys '{"name":"bench","group_ids":["bench"]}' |
+  ACCESS_KEY=$(new_access_key bench bench)
+  # The propagation pool: a preferred credential without retries and a fallback, 120 models each
+  # (one per sample, warm-up included; never all cooling, which would escalate to the account).
+  local lag_models
+  lag_models=$(python3 -c 'import json; print(json.dumps([{"from": f"lag-m{i}", "to": f"lag-u{i}"} for i in range(1, 121)]))')
+  admin POST /groups '{"id":"lag","name":"lag","weight_mode":"auto","affinity_enabled":false}' >/dev/null
+  admin POST /credentials "{\"id\":\"lag-preferred\",\"name\":\"lag preferred\",\"platform\":\"openai\",\"kind\":\"api\",
+    \"base_url\":\"http://127.0.0.1:$UPSTREAM_PORT\",\"secret\":\"$LAG_PREFERRED_SECRET\",\"model_mappings\":$lag_models,
+    \"failure_policy\":{\"cooldown_enabled\":true,\"cooldown_seconds\":300,\"retry_count\":0},
+    \"priority\":0,\"group_ids\":[\"lag\"]}" >/dev/null
+  admin POST /credentials "{\"id\":\"lag-fallback\",\"name\":\"lag fallback\",\"platform\":\"openai\",\"kind\":\"api\",
+    \"base_url\":\"http://127.0.0.1:$UPSTREAM_PORT\",\"secret\":\"lag-fallback-secret\",\"model_mappings\":$lag_models,
+    \"priority\":1,\"group_ids\":[\"lag\"]}" >/dev/null
+  LAG_ACCESS_KEY=$(new_access_key lag lag)
+}
+
+new_access_key() { # name group -> plaintext key
+  local key
+  key=$(admin POST /access-keys "{\"name\":\"$1\",\"group_ids\":[\"$2\"]}" |
     python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("key") or d.get("plaintext_key") or d.get("access_key"))')
-  [ -n "$ACCESS_KEY" ] && [ "$ACCESS_KEY" != None ] || die "could not create the bench access key"
+  [ -n "$key" ] && [ "$key" != None ] || die "could not create the $1 access key"
+  echo "$key"
 }
 
 wrk_rps() { # url script connections
@@ -171,6 +202,8 @@ main() {
   : >"$RAW"
   fresh_database
   KAFKA_PORT=$(free_port_pair 19392)
+  # a fresh broker: events left by an earlier run would meet credentials this database never had
+  rm -rf "$LOCAL_DIR/kafka/$KAFKA_PORT"
   "$ROOT_DIR/deploy/local/kafka.sh" start --port "$KAFKA_PORT" >/dev/null
   start_bg UPSTREAM "$BENCH_DIR/upstream.log" java -Xmx256m -cp \
     "$(cat "$ROOT_DIR/demo-upstream/target/runtime-classpath.txt"):$ROOT_DIR/demo-upstream/target/classes" \
@@ -183,13 +216,23 @@ main() {
   seed
   start_gateways
 
+  if [ "$HOLD" = 1 ]; then
+    log "Holding: upstream :$UPSTREAM_PORT (key bench-upstream-0), nginx :$NGINX_PORT, state-service :$STATE_PORT," \
+      "gateways :$GATEWAY_PORT (PID $GATEWAY_PID) and :$GATEWAY_B_PORT, access key $ACCESS_KEY," \
+      "lag access key $LAG_ACCESS_KEY"
+    while true; do sleep 3600 & wait $!; done
+  fi
   local direct="http://127.0.0.1:$UPSTREAM_PORT/v1/chat/completions"
   local viaNginx="http://127.0.0.1:$NGINX_PORT/v1/chat/completions"
   local viaGateway="http://127.0.0.1:$GATEWAY_PORT/v1/chat/completions"
-  log "Warm-up"
+  # The JIT needs about a minute of traffic on these two cores before the gateway's figures settle
+  # (a profile of the first minute spends a fifth of the gateway's CPU compiling); measured rounds
+  # start after that, as they would in a gateway that has been running for a while.
+  log "Warm-up (90 s)"
   KEY=bench-upstream-0 DURATION=5 wrk_rps "$direct" post-json.lua 50 >/dev/null
-  KEY=$ACCESS_KEY DURATION=5 wrk_rps "$viaGateway" post-json.lua 50 >/dev/null
-  KEY=$ACCESS_KEY DURATION=5 wrk_rps "$viaGateway" post-sse.lua 50 >/dev/null
+  KEY=bench-upstream-0 DURATION=5 wrk_rps "$viaNginx" post-json.lua 50 >/dev/null
+  KEY=$ACCESS_KEY DURATION=50 wrk_rps "$viaGateway" post-json.lua 50 >/dev/null
+  KEY=$ACCESS_KEY DURATION=30 wrk_rps "$viaGateway" post-sse.lua 50 >/dev/null
 
   local r d_json=() n_json=() g_json=() d_sse=() n_sse=() g_sse=() rss_max=0 sampler rss
   for ((r = 1; r <= ROUNDS; r++)); do
@@ -215,7 +258,12 @@ main() {
 
   log "Propagation lag between gateway replicas"
   local lag
-  lag=$(python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" "$ACCESS_KEY" 2>>"$RAW" || echo '{"error":"not measured"}')
+  # the warm-up samples exercise state-service's apply path (idle while only successes flowed)
+  python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" \
+    "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_WARMUP_SAMPLES" 1 >>"$RAW" 2>&1 || true
+  lag=$(python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" \
+    "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_SAMPLES" $((LAG_WARMUP_SAMPLES + 1)) 2>>"$RAW" ||
+    echo '{"error":"not measured, see the raw log"}')
 
   log "JMH: selection over 1,000 credentials"
   local jmh

@@ -1,5 +1,6 @@
 package io.routegateway.gateway.forward;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -14,6 +15,7 @@ import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.failure.FailureKind;
 import io.routegateway.core.failure.OutcomeClassifier;
+import io.routegateway.core.failure.SecretMask;
 import io.routegateway.core.failure.SemanticFailureDetector;
 import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
@@ -31,6 +33,7 @@ import io.routegateway.gateway.view.RoutingView;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import org.jboss.logging.Logger;
@@ -198,8 +201,10 @@ final class RequestExchange {
     }
 
     /** @param complete the buffered response, null when the verdict came from elsewhere */
-    private void decide(Verdict verdict, UpstreamResponse.Complete complete) {
+    private void decide(Verdict classified, UpstreamResponse.Complete complete) {
         CredentialSnapshot credential = selected.credential();
+        // upstream text quoting the credential's key never reaches an event, a row or the client
+        Verdict verdict = masked(classified);
         AttemptDecision decision = AttemptDecision.after(verdict, retriesUsed, credential.failurePolicy());
         service.metrics.attempt(
                 request.protocol(), decision == AttemptDecision.RETRY_SAME ? "retried" : outcomeLabel(verdict));
@@ -233,7 +238,7 @@ final class RequestExchange {
     /** Publishes a counted attempt and applies it to this replica's view at once. */
     private void record(Verdict verdict) {
         Optional<CredentialEvent> event = AttemptEvents.of(
-                verdict,
+                masked(verdict),
                 selected.credential().credentialId(),
                 selected.modelKey(),
                 RequestIds.next(),
@@ -241,9 +246,16 @@ final class RequestExchange {
         if (event.isEmpty()) {
             return;
         }
-        service.localOutcomes.apply(event.get());
-        service.outcomes.publish(event.get());
+        boolean changed = service.localOutcomes.apply(event.get());
         boolean success = verdict instanceof Verdict.Success;
+        // A success on a credential whose account and model this replica sees as healthy clears
+        // nothing: state-service would apply a no-op. Publishing it anyway would put one event per
+        // request on route.outcomes and in front of every real failure there. (A failure that
+        // another replica recorded moments ago is cleared by the first success after it arrives,
+        // or ends with its cooldown.)
+        if (changed || !success) {
+            service.outcomes.publish(event.get());
+        }
         service.window.record(selected.credential().credentialId(), success);
         if (success) {
             Router.rememberSuccess(service.affinity, request.route(), selected, service.clock.instant());
@@ -258,8 +270,8 @@ final class RequestExchange {
         response.setStatusCode(status);
         copyHeaders(complete.headers(), response, "application/json");
         firstByteSent();
-        response.end(complete.body());
         boolean success = verdict instanceof Verdict.Success;
+        response.end(success ? complete.body() : maskedBody(complete));
         settle(status, null, success, TokenUsage.fromBody(complete.outcome().body()), false);
     }
 
@@ -386,6 +398,30 @@ final class RequestExchange {
                 disconnected,
                 success,
                 false));
+    }
+
+    /** {@code verdict} with the selected credential's secret masked in its message and body. */
+    private Verdict masked(Verdict verdict) {
+        if (!verdict.isFailure()) {
+            return verdict;
+        }
+        try {
+            return SecretMask.apply(verdict, service.secrets.secretOf(selected.credential()));
+        } catch (RuntimeException unopenable) {
+            return verdict; // nothing was sent with a secret that does not open
+        }
+    }
+
+    /** A client-side error body as the upstream sent it, except for the selected credential's secret. */
+    private Buffer maskedBody(UpstreamResponse.Complete complete) {
+        String text = complete.body().toString(StandardCharsets.UTF_8);
+        String masked;
+        try {
+            masked = SecretMask.apply(text, service.secrets.secretOf(selected.credential()));
+        } catch (RuntimeException unopenable) {
+            return complete.body();
+        }
+        return masked == text ? complete.body() : Buffer.buffer(masked);
     }
 
     private String lastFailureDetail() {

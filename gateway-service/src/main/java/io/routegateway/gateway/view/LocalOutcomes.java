@@ -35,8 +35,9 @@ public class LocalOutcomes {
         this.holder = holder;
     }
 
-    public void apply(CredentialEvent event) {
-        holder.update(view -> applied(view, event));
+    /** @return whether the event changed this replica's view of its credential */
+    public boolean apply(CredentialEvent event) {
+        return holder.update(view -> applied(view, event));
     }
 
     static PoolView applied(PoolView view, CredentialEvent event) {

@@ -29,19 +29,21 @@ public class PoolViewHolder {
     /**
      * Replaces the view with {@code change(view)}; {@code change} must be free of side effects (it
      * may run more than once under contention). Returning the same instance changes nothing.
+     *
+     * @return whether the view changed
      */
-    public void update(UnaryOperator<PoolView> change) {
+    public boolean update(UnaryOperator<PoolView> change) {
         while (true) {
             RoutingView before = current.get();
             PoolView next = change.apply(before.pool());
             if (next == before.pool()) {
-                return;
+                return false;
             }
             RoutingView after = sameCredentials(before.pool(), next)
                     ? new RoutingView(next, before.nonNative())
                     : RoutingView.of(next);
             if (current.compareAndSet(before, after)) {
-                return;
+                return true;
             }
         }
     }

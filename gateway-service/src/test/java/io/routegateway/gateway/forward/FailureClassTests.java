@@ -9,6 +9,7 @@ import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.state.AccountStatus;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
+import io.routegateway.gateway.support.MockUpstream.Behaviour;
 import io.routegateway.gateway.support.Pool;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,9 +79,37 @@ class FailureClassTests extends GatewayTestBase {
         assertThat(failure.modelKey()).isEqualTo("m");
         assertThat(failure.message()).isEqualTo("upstream returned " + status);
         assertThat(failure.responseBody()).contains("try later");
-        assertThat(outcomes(b, list -> !list.isEmpty()))
-                .singleElement()
-                .isInstanceOf(CredentialEvent.AttemptSucceeded.class);
+        assertThat(views.pool().credential(b).orElseThrow().models())
+                .as("the fallback's success left it healthy")
+                .isEmpty();
+    }
+
+    @Test
+    void onlySuccessesThatClearSomethingArePublished() {
+        String group = Pool.uid("g");
+        Behaviour failing = json(500, "{\"error\":{\"message\":\"boom\"}}");
+        upstream.on(a, MockUpstream.sequence(failing, ok(), ok(), failing, ok()));
+        install(
+                List.of(Pool.credential(a)
+                        .serves("m")
+                        .groups(group)
+                        .policy(0, 10, false, 10)
+                        .build(box)),
+                List.of(Pool.group(group, false)),
+                Pool.key(keyId, List.of(group)));
+
+        List<Integer> statuses = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            statuses.add(call().statusCode());
+        }
+
+        assertThat(statuses.get(1)).isEqualTo(200);
+        assertThat(statuses.get(2)).isEqualTo(200);
+        // per key the topic keeps publication order: a success on the already healthy credential
+        // (the third call) would sit between the clearing success and the second failure
+        assertThat(outcomes(a, list -> list.size() >= 3))
+                .extracting(event -> event.getClass().getSimpleName())
+                .containsExactly("TransientFailureRecorded", "AttemptSucceeded", "TransientFailureRecorded");
     }
 
     @ParameterizedTest(name = "status {0}: never retried on the same credential")
@@ -165,6 +194,32 @@ class FailureClassTests extends GatewayTestBase {
         CredentialSnapshot local = views.pool().credential(a).orElseThrow();
         assertThat(local.account().transientFailureCount()).isZero();
         assertThat(local.models()).isEmpty();
+    }
+
+    @Test
+    void anUpstreamQuotingTheKeyNeverGetsItIntoTheEventOrTheView() {
+        String secret = Pool.secretOf(a);
+        upstream.on(a, json(200, "{\"error\":{\"message\":\"key " + secret + " is over its limit\"}}"));
+        pool(Pool.credential(a).policy(0, 10, true, 10));
+
+        assertThat(call().statusCode()).isEqualTo(200);
+
+        CredentialEvent.TransientFailureRecorded failure = onlyTransientFailureOf(a);
+        assertThat(failure.message()).isEqualTo("key [redacted] is over its limit");
+        assertThat(failure.responseBody()).doesNotContain(secret).contains("[redacted]");
+        assertThat(views.pool().credential(a).orElseThrow().toString()).doesNotContain(secret);
+    }
+
+    @Test
+    void aClientErrorQuotingTheKeyReachesTheClientMasked() {
+        String secret = Pool.secretOf(a);
+        upstream.on(a, json(400, "{\"error\":{\"message\":\"key " + secret + " may not set temperature\"}}"));
+        pool(Pool.credential(a).policy(0, 10, true, 10));
+
+        HttpResponse<String> response = call();
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).isEqualTo("{\"error\":{\"message\":\"key [redacted] may not set temperature\"}}");
     }
 
     @Test

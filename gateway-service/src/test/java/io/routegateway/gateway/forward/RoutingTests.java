@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.List;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.WeightMode;
@@ -130,9 +129,9 @@ class RoutingTests extends GatewayTestBase {
         assertThat(hits.get(0).headers().get("anthropic-beta")).isNull();
         assertThat(hits.get(1).model()).isEqualTo("upstream-sonnet");
         assertThat(hits.get(1).headers().get("anthropic-beta")).contains("context-1m-2025-08-07");
-        assertThat(outcomes(c, list -> list.size() >= 2))
-                .allSatisfy(event -> assertThat(((CredentialEvent.AttemptSucceeded) event).modelKey())
-                        .isEqualTo("upstream-sonnet"));
+        assertThat(usage(c, list -> list.size() >= 2))
+                .as("both are charged to one model key")
+                .allSatisfy(record -> assertThat(record.modelKey()).isEqualTo("upstream-sonnet"));
     }
 
     @Test

@@ -9,6 +9,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.core.state.AccountState;
+import io.routegateway.core.state.AccountStatus;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.Pool;
 import org.junit.jupiter.api.Test;
@@ -48,6 +50,9 @@ class OutcomePublisherTests extends GatewayTestBase {
         upstream.on(credential, ok());
         install(
                 List.of(Pool.credential(credential)
+                        // one failure on record, so this success has something to clear
+                        .account(new AccountState(
+                                AccountStatus.OK, 1, null, null, "upstream_status", "boom", null, 0, null))
                         .maps("alias", "m")
                         .groups(group)
                         .build(box)),

@@ -10,10 +10,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.routegateway.common.upstream.UpstreamClient;
-import io.routegateway.common.upstream.UpstreamResponse;
 import io.routegateway.common.upstream.UpstreamTimeouts;
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.failure.SecretMask;
+import io.routegateway.core.failure.Verdict;
 import io.routegateway.core.recovery.ModelTestOutcome;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.routegateway.core.upstream.UpstreamRequests;
@@ -79,39 +80,34 @@ public class ModelTestService {
     public Uni<ModelTestReport> test(CredentialRecord credential, String requestedModel, Trigger trigger) {
         TestTarget target;
         UpstreamRequest request;
+        String secret;
         try {
             target = TestTarget.resolve(credential, requestedModel);
+            secret = openSecret(credential);
             request = UpstreamRequests.modelTest(
-                    credential.platform(),
-                    credential.kind(),
-                    credential.baseUrl(),
-                    openSecret(credential),
-                    target.upstreamModel());
+                    credential.platform(), credential.kind(), credential.baseUrl(), secret, target.upstreamModel());
         } catch (RuntimeException e) {
             return Uni.createFrom().failure(e);
         }
         long started = System.nanoTime();
         return upstream.exchange(request, timeouts, true).chain(response -> {
             long latencyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-            return publish(credential, target, response, latencyMs, trigger);
+            // upstream text quoting the key never reaches the event, the rows or the answer
+            Verdict verdict = SecretMask.apply(response.verdict(), secret);
+            return publish(credential, target, response.status(), verdict, latencyMs, trigger);
         });
     }
 
     private Uni<ModelTestReport> publish(
             CredentialRecord credential,
             TestTarget target,
-            UpstreamResponse.Complete response,
+            Integer status,
+            Verdict verdict,
             long latencyMs,
             Trigger trigger) {
         Instant now = clock.instant();
-        ModelTestOutcome outcome = ModelTestOutcome.of(
-                response.verdict(),
-                response.status(),
-                credential.id(),
-                target.modelKey(),
-                true,
-                UUID.randomUUID(),
-                now);
+        ModelTestOutcome outcome =
+                ModelTestOutcome.of(verdict, status, credential.id(), target.modelKey(), true, UUID.randomUUID(), now);
         RequestCompleted usage = new RequestCompleted(
                 UUID.randomUUID(),
                 now,
@@ -122,7 +118,7 @@ public class ModelTestService {
                 target.requestedModel(),
                 target.modelKey(),
                 1,
-                response.status() == null ? 0 : response.status(),
+                status == null ? 0 : status,
                 null,
                 latencyMs,
                 null,
@@ -133,12 +129,7 @@ public class ModelTestService {
                 outcome.success(),
                 true);
         ModelTestReport report = new ModelTestReport(
-                outcome.success(),
-                response.status(),
-                latencyMs,
-                outcome.kindLabel(),
-                outcome.message(),
-                target.requestedModel());
+                outcome.success(), status, latencyMs, outcome.kindLabel(), outcome.message(), target.requestedModel());
         meters.counter(
                         "recovery.model.tests",
                         "trigger",
@@ -154,7 +145,7 @@ public class ModelTestService {
                 credential.id(),
                 target.requestedModel(),
                 outcome.success(),
-                response.status(),
+                status,
                 outcome.kindLabel());
         Uni<Void> outcomeSent = outcome.outcomeEvent()
                 .map(publisher::outcome)

@@ -131,6 +131,29 @@ class ModelTestResourceTests extends RecoveryIntegrationTest {
     }
 
     @Test
+    void anUpstreamQuotingTheKeyHasItMaskedInTheAnswerAndTheEvent() {
+        String id = account(credential());
+        String secret = TestCredentials.secretOf(id);
+        upstream.reply(200, "{\"error\":{\"message\":\"key " + secret + " is over its limit\"}}");
+
+        String answer = test(id, "{\"model\":\"alpha\"}")
+                .statusCode(200)
+                .body("success", is(false))
+                .body("message", is("key [redacted] is over its limit"))
+                .extract()
+                .asString();
+
+        assertThat(answer).doesNotContain(secret);
+        assertThat(outcomes(id))
+                .singleElement()
+                .isInstanceOfSatisfying(CredentialEvent.TransientFailureRecorded.class, failure -> {
+                    assertThat(failure.message()).isEqualTo("key [redacted] is over its limit");
+                    assertThat(failure.responseBody()).contains("[redacted]");
+                });
+        assertThat(topics.payloads(id)).noneMatch(payload -> payload.contains(secret));
+    }
+
+    @Test
     void a401IsAnAccountScopedModelTestStatusFailure() {
         upstream.reply(401, "{\"error\":{\"message\":\"invalid api key\"}}");
         String id = account(credential());

@@ -37,6 +37,10 @@ public final class StreamCompletion {
             jsonPair("finish_reason", "stop"),
             jsonPair("finishReason", "STOP"));
 
+    private static final int[][] TOKENS = PATTERNS.toArray(new int[0][]);
+    private static final long[] WHITESPACE_POSITIONS =
+            PATTERNS.stream().mapToLong(StreamCompletion::whitespacePositions).toArray();
+
     private StreamCompletion() {}
 
     /** Whether the whole text carries a terminal marker: the buffered path's check. */
@@ -95,28 +99,33 @@ public final class StreamCompletion {
             return new Scan(next, false);
         }
 
-        /** Advances every pattern by one character; true when one of them has fully matched. */
+        /**
+         * Advances every pattern by one character; true when one of them has fully matched. Only the
+         * positions a pattern currently occupies are visited: on ordinary text that is the start
+         * position alone, so a byte costs a handful of comparisons whatever the pattern lengths.
+         */
         private static boolean step(long[] states, int c) {
             boolean matched = false;
-            for (int p = 0; p < PATTERNS.size(); p++) {
-                int[] tokens = PATTERNS.get(p);
-                long active = states[p] | 1L;
+            boolean whitespace = isJsonWhitespace(c);
+            for (int p = 0; p < TOKENS.length; p++) {
+                int[] tokens = TOKENS[p];
                 long next = 0L;
-                for (int i = 0; i < tokens.length; i++) {
-                    if ((active & (1L << i)) == 0) {
-                        continue;
-                    }
-                    if (tokens[i] == WS) {
-                        if (isJsonWhitespace(c)) {
+                for (long active = states[p] | 1L; active != 0; active &= active - 1) {
+                    int i = Long.numberOfTrailingZeros(active);
+                    int token = tokens[i];
+                    if (token == WS) {
+                        if (whitespace) {
                             next |= 1L << i;
                         }
-                    } else if (tokens[i] == c) {
+                    } else if (token == c) {
                         next |= 1L << (i + 1);
                     }
                 }
-                next = closure(tokens, next);
-                if ((next & (1L << tokens.length)) != 0) {
-                    matched = true;
+                if (next != 0) {
+                    next = closure(WHITESPACE_POSITIONS[p], next);
+                    if ((next & (1L << tokens.length)) != 0) {
+                        matched = true;
+                    }
                 }
                 states[p] = next;
             }
@@ -128,14 +137,28 @@ public final class StreamCompletion {
         return new long[PATTERNS.size()];
     }
 
-    /** A state sitting on a whitespace token may also skip it (the run may be empty). */
-    private static long closure(int[] tokens, long states) {
-        for (int i = 0; i < tokens.length; i++) {
-            if ((states & (1L << i)) != 0 && tokens[i] == WS) {
-                states |= 1L << (i + 1);
-            }
+    /**
+     * A state sitting on a whitespace token may also skip it (the run may be empty); repeated so that
+     * consecutive whitespace tokens would be skipped too.
+     */
+    private static long closure(long whitespacePositions, long states) {
+        long next = states | ((states & whitespacePositions) << 1);
+        while (next != states) {
+            states = next;
+            next = states | ((states & whitespacePositions) << 1);
         }
         return states;
+    }
+
+    /** Bit i set where pattern token i is {@link #WS}. */
+    private static long whitespacePositions(int[] tokens) {
+        long positions = 0L;
+        for (int i = 0; i < tokens.length; i++) {
+            if (tokens[i] == WS) {
+                positions |= 1L << i;
+            }
+        }
+        return positions;
     }
 
     private static boolean isJsonWhitespace(int c) {

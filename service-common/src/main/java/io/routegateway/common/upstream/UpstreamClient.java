@@ -135,11 +135,12 @@ public class UpstreamClient {
                 return;
             }
             HttpClientRequest outbound = connected.result();
+            // failures reach the send/response callbacks; this only keeps an intended reset (also the
+            // one right below, when the client left while connecting) out of the error log
+            outbound.exceptionHandler(failure -> LOG.debugf("upstream request to %s ended: %s", server, failure));
             if (!exchange.connected(outbound)) {
                 return;
             }
-            // failures reach the send/response callbacks; this only keeps an intended reset out of the error log
-            outbound.exceptionHandler(failure -> LOG.debugf("upstream request to %s ended: %s", server, failure));
             outbound.send(Buffer.buffer(request.body())).onComplete(headed -> {
                 if (headed.failed()) {
                     exchange.complete(failed(describe(headed.cause(), timeouts, true, server), modelTest));

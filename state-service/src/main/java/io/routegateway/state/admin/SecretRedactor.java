@@ -5,19 +5,16 @@ import java.util.function.UnaryOperator;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.failure.SecretMask;
 import io.routegateway.state.repository.CredentialEntity;
 
 /**
- * Upstreams sometimes quote the key they rejected in their error body, and those bodies are stored
- * as failure details. Every failure text the admin API returns passes through the redactor of its
- * credential, which replaces the credential's own secret with {@value #MASK}.
+ * Upstreams sometimes quote the key they rejected in their error body. Gateways and recovery-service
+ * mask it before an event is published ({@link SecretMask}); the admin API masks every failure text
+ * it returns once more, for rows written before that or under a secret that has since been replaced.
  */
 @ApplicationScoped
 public class SecretRedactor {
-
-    static final String MASK = "[redacted]";
-    /** Shorter secrets are not searched for: they would mask ordinary words. */
-    static final int MIN_SECRET_LENGTH = 8;
 
     private final SecretBox secretBox;
 
@@ -33,9 +30,6 @@ public class SecretRedactor {
         } catch (IllegalArgumentException e) {
             return UnaryOperator.identity();
         }
-        if (secret.length() < MIN_SECRET_LENGTH) {
-            return UnaryOperator.identity();
-        }
-        return text -> text == null ? null : text.replace(secret, MASK);
+        return text -> SecretMask.apply(text, secret);
     }
 }

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""State propagation lag between two gateway replicas, measured from outside (loopback only).
+
+    propagation.py GATEWAY_A_PORT GATEWAY_B_PORT UPSTREAM_PORT ACCESS_KEY PREFERRED_SECRET SAMPLES [FIRST_MODEL]
+
+The pool behind ACCESS_KEY (seeded by bench/run.sh) has a preferred credential (priority 0, no
+retries, cooldown on) whose upstream account key is PREFERRED_SECRET and a fallback (priority 1);
+both map lag-m<i> -> lag-u<i>. Per sample, with a model of its own (lag-m<FIRST_MODEL> onwards, so a
+warm-up run and a measured run never share a model):
+  1. the demo upstream answers 429 for that model on the preferred account;
+  2. one request through replica A meets the 429 and fails over (200) -> the clock starts when A
+     has answered (A has applied the outcome locally and published it to route.outcomes);
+  3. the preferred account now answers 400 for that model: a client error, returned as it is and
+     recorded nowhere, so polling replica B teaches B nothing;
+  4. replica B is polled on one keep-alive connection until it answers 200 (it avoids the cooling
+     model: state-service applied the event, published the snapshot, B consumed it).
+Prints {"samples", "p50_ms", "p99_ms", "min_ms", "max_ms", "polls"} as JSON on stdout.
+"""
+import http.client, json, sys, time
+
+
+def request(conn, method, path, body=None, headers=None):
+    conn.request(method, path, body=body, headers=headers or {})
+    resp = conn.getresponse()
+    return resp.status, resp.read()
+
+
+def chat(conn, key, model):
+    body = json.dumps({"model": model, "messages": [{"role": "user", "content": "lag probe"}]})
+    return request(conn, "POST", "/v1/chat/completions", body,
+                   {"Content-Type": "application/json", "Authorization": "Bearer " + key})
+
+
+def behave(conn, account, status, model):
+    status_code, _ = request(conn, "PUT", "/_control/accounts/" + account,
+                             json.dumps({"mode": "status", "status": status, "model": model}),
+                             {"Content-Type": "application/json"})
+    if status_code != 200:
+        raise SystemExit(f"demo upstream control answered {status_code}")
+
+
+def percentile(sorted_values, p):
+    rank = max(1, -(-p * len(sorted_values) // 100))  # nearest rank
+    return sorted_values[int(rank) - 1]
+
+
+def main():
+    port_a, port_b, upstream_port = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    key, preferred, samples = sys.argv[4], sys.argv[5], int(sys.argv[6])
+    first = int(sys.argv[7]) if len(sys.argv) > 7 else 1
+    replica_a = http.client.HTTPConnection("127.0.0.1", port_a, timeout=30)
+    replica_b = http.client.HTTPConnection("127.0.0.1", port_b, timeout=30)
+    control = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=30)
+    lags, polls = [], 0
+    try:
+        for i in range(first, first + samples):
+            model, upstream_model = f"lag-m{i}", f"lag-u{i}"
+            behave(control, preferred, 429, upstream_model)
+            status, body = chat(replica_a, key, model)
+            seen = time.perf_counter()
+            if status != 200:
+                raise SystemExit(f"sample {i}: replica A answered {status}: {body[:200]!r}")
+            behave(control, preferred, 400, upstream_model)
+            while True:
+                status, body = chat(replica_b, key, model)
+                now = time.perf_counter()
+                polls += 1
+                if status == 200:
+                    lags.append((now - seen) * 1000)
+                    break
+                if status != 400:
+                    raise SystemExit(f"sample {i}: replica B answered {status}: {body[:200]!r}")
+                if now - seen > 30:
+                    raise SystemExit(f"sample {i}: replica B still picks the cooling model after 30 s")
+                time.sleep(0.001)
+    finally:
+        request(control, "DELETE", "/_control/accounts/" + preferred)
+    lags.sort()
+    print(json.dumps({"samples": len(lags), "p50_ms": round(percentile(lags, 50), 1),
+                      "p99_ms": round(percentile(lags, 99), 1), "min_ms": round(lags[0], 1),
+                      "max_ms": round(lags[-1], 1), "polls": polls}))
+
+
+if __name__ == "__main__":
+    main()
