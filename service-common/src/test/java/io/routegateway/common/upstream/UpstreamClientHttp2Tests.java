@@ -1,0 +1,208 @@
+package io.routegateway.common.upstream;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.routegateway.core.failure.UpstreamOutcome;
+import io.routegateway.core.failure.Verdict;
+import io.routegateway.core.upstream.UpstreamRequest;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.PfxOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * HTTPS upstreams are spoken to over HTTP/2 when they offer it by ALPN, buffered and streamed, with
+ * the host name verified against the certificate. The upstream here is a local Vert.x server with a
+ * self-signed certificate for {@code localhost}; the test JVM trusts it through the standard
+ * {@code javax.net.ssl.trustStore} properties, as an operator would trust a private CA.
+ */
+class UpstreamClientHttp2Tests {
+
+    private static final UpstreamTimeouts TIMEOUTS =
+            UpstreamTimeouts.of(Duration.ofSeconds(5), Duration.ofSeconds(5), "test.upstream");
+    private static final String[] TRUST_PROPERTIES = {
+        "javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword", "javax.net.ssl.trustStoreType"
+    };
+    private static final String PASSWORD = "changeit";
+
+    private static Vertx vertx;
+    private static HttpServer server;
+    private static UpstreamClient client;
+    private static Path keyStore;
+    private static Path trustStore;
+    private static final Queue<HttpVersion> versionsSeen = new ConcurrentLinkedQueue<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        keyStore = Files.createTempFile("upstream-key", ".p12");
+        Files.delete(keyStore);
+        generateKeyPairFor("localhost", keyStore);
+        trustStore = trustStoreWith(keyStore);
+        System.setProperty("javax.net.ssl.trustStore", trustStore.toString());
+        System.setProperty("javax.net.ssl.trustStorePassword", PASSWORD);
+        System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
+        vertx = Vertx.vertx();
+        server = vertx.createHttpServer(new HttpServerOptions()
+                        .setSsl(true)
+                        .setUseAlpn(true)
+                        .setKeyCertOptions(
+                                new PfxOptions().setPath(keyStore.toString()).setPassword(PASSWORD)))
+                .requestHandler(request -> {
+                    versionsSeen.add(request.version());
+                    if (request.path().endsWith("/stream")) {
+                        request.response().setChunked(true).putHeader("content-type", "text/event-stream");
+                        request.response().write("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n");
+                        vertx.setTimer(20, id -> request.response().end("data: [DONE]\n\n"));
+                    } else {
+                        request.response()
+                                .putHeader("content-type", "application/json")
+                                .end("{\"choices\":[{\"message\":{\"content\":\"over h2\"}}]}");
+                    }
+                })
+                .listen(0, "127.0.0.1")
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+        client = new UpstreamClient(vertx);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        client.close();
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        for (String property : TRUST_PROPERTIES) {
+            System.clearProperty(property);
+        }
+        Files.deleteIfExists(trustStore);
+        Files.deleteIfExists(keyStore);
+    }
+
+    @Test
+    void aBufferedExchangeWithAnHttpsUpstreamUsesHttp2() {
+        versionsSeen.clear();
+
+        UpstreamResponse.Complete response = client.exchange(request("/v1/chat/completions", false), TIMEOUTS, false)
+                .await()
+                .atMost(Duration.ofSeconds(10));
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.body().toString()).contains("over h2");
+        assertThat(response.verdict()).isEqualTo(Verdict.SUCCESS);
+        assertThat(versionsSeen).containsExactly(HttpVersion.HTTP_2);
+    }
+
+    @Test
+    void aStreamFromAnHttpsUpstreamArrivesOverHttp2WithItsMarker() throws Exception {
+        versionsSeen.clear();
+
+        UpstreamResponse response =
+                client.open(request("/v1/stream", true), TIMEOUTS).await().atMost(Duration.ofSeconds(10));
+
+        assertThat(response).isInstanceOf(UpstreamResponse.Streaming.class);
+        UpstreamStream stream = ((UpstreamResponse.Streaming) response).stream();
+        assertThat(stream.firstChunkText()).contains("\"a\"");
+        StringBuilder rest = new StringBuilder();
+        CompletableFuture<UpstreamOutcome> end = new CompletableFuture<>();
+        vertx.runOnContext(
+                v -> stream.start(chunk -> rest.append(chunk.toString(StandardCharsets.UTF_8)), end::complete));
+        UpstreamOutcome outcome = end.get(10, TimeUnit.SECONDS);
+
+        assertThat(rest.toString()).contains("[DONE]");
+        assertThat(outcome.terminalMarkerSeen()).isTrue();
+        assertThat(versionsSeen).containsExactly(HttpVersion.HTTP_2);
+    }
+
+    @Test
+    void aCertificateForAnotherHostIsRefused() {
+        // 127.0.0.1 is not the certificate's name: host verification must fail the exchange
+        UpstreamRequest byAddress = new UpstreamRequest(
+                "POST",
+                "https://127.0.0.1:" + server.actualPort() + "/v1/chat/completions",
+                List.of(Map.entry("authorization", "Bearer upstream-secret")),
+                "{\"model\":\"m\"}".getBytes(StandardCharsets.UTF_8),
+                false,
+                "m");
+
+        UpstreamResponse.Complete response =
+                client.exchange(byAddress, TIMEOUTS, false).await().atMost(Duration.ofSeconds(10));
+
+        assertThat(response.status()).isNull();
+        assertThat(response.transportError()).isNotBlank();
+        assertThat(response.verdict()).isInstanceOf(Verdict.Transient.class);
+    }
+
+    private static UpstreamRequest request(String path, boolean stream) {
+        return new UpstreamRequest(
+                "POST",
+                "https://localhost:" + server.actualPort() + path,
+                List.of(Map.entry("authorization", "Bearer upstream-secret")),
+                "{\"model\":\"m\"}".getBytes(StandardCharsets.UTF_8),
+                stream,
+                "m");
+    }
+
+    /** A self-signed certificate for {@code host}, made by the JDK's own keytool. */
+    private static void generateKeyPairFor(String host, Path file) throws Exception {
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "upstream",
+                        "-keyalg",
+                        "EC",
+                        "-dname",
+                        "CN=" + host,
+                        "-ext",
+                        "SAN=dns:" + host,
+                        "-validity",
+                        "2",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        file.toString(),
+                        "-storepass",
+                        PASSWORD)
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(keytool.exitValue()).as("keytool: %s", output).isZero();
+    }
+
+    /** A trust store holding only the certificate of {@code keyStore}. */
+    private static Path trustStoreWith(Path keyStore) throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keyStore)) {
+            keys.load(in, PASSWORD.toCharArray());
+        }
+        Certificate certificate = keys.getCertificate("upstream");
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        store.setCertificateEntry("upstream", certificate);
+        Path file = Files.createTempFile("upstream-trust", ".p12");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            store.store(out, PASSWORD.toCharArray());
+        }
+        return file;
+    }
+}
