@@ -32,6 +32,9 @@ import io.routegateway.gateway.view.StateTopicsReader;
  *       last known current), {@code gateway_view_last_change_seconds}, {@code
  *       gateway_view_credentials}, {@code gateway_view_skipped_records} — how far behind and how
  *       stale the pool view is;
+ *   <li>{@code gateway_events_published_total{topic}} — outcome or usage messages handed to Kafka
+ *       (each then is acknowledged, or dropped and counted below); outcomes are published for
+ *       failures and for successes that clear something, so this is less than the attempts;
  *   <li>{@code gateway_events_pending{topic}} — outcome or usage messages awaiting a Kafka
  *       acknowledgement;
  *   <li>{@code gateway_events_dropped_total{topic}} — outcome or usage messages dropped because
@@ -139,6 +142,14 @@ public class GatewayMetrics {
                                 .tag("topic", t)
                                 .register(registry))
                 .increment();
+    }
+
+    /** The {@code gateway_events_published_total{topic}} counter, to keep by its publisher. */
+    public Counter publishedCounter(String topic) {
+        return Counter.builder("gateway.events.published")
+                .description("Outcome or usage messages handed to Kafka (then acknowledged or dropped)")
+                .tag("topic", topic)
+                .register(registry);
     }
 
     /** {@code gateway_events_pending{topic}}: messages awaiting a Kafka acknowledgement. */

@@ -3,6 +3,7 @@ package io.routegateway.gateway.publish;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.micrometer.core.instrument.Counter;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
@@ -25,6 +26,7 @@ public class OutcomePublisher {
     public static final String OUTCOMES_CHANNEL = "outcomes";
 
     private final BoundedPublisher publisher;
+    private final Counter published;
 
     OutcomePublisher(
             @Channel(OUTCOMES_CHANNEL) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) MutinyEmitter<String> emitter,
@@ -33,9 +35,11 @@ public class OutcomePublisher {
         this.publisher = new BoundedPublisher(
                 emitter, Topics.OUTCOMES, config.publish().maxPending(), () -> metrics.dropped(Topics.OUTCOMES));
         metrics.pendingGauge(Topics.OUTCOMES, publisher::pending);
+        this.published = metrics.publishedCounter(Topics.OUTCOMES);
     }
 
     public void publish(CredentialEvent event) {
+        published.increment();
         try {
             publisher.publish(event.credentialId(), Json.MAPPER.writeValueAsString(event));
         } catch (JsonProcessingException e) {

@@ -3,6 +3,7 @@ package io.routegateway.gateway.publish;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.micrometer.core.instrument.Counter;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
@@ -24,6 +25,7 @@ public class UsagePublisher {
     public static final String USAGE_CHANNEL = "usage";
 
     private final BoundedPublisher publisher;
+    private final Counter published;
 
     UsagePublisher(
             @Channel(USAGE_CHANNEL) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) MutinyEmitter<String> emitter,
@@ -32,10 +34,12 @@ public class UsagePublisher {
         this.publisher = new BoundedPublisher(
                 emitter, Topics.USAGE, config.publish().maxPending(), () -> metrics.dropped(Topics.USAGE));
         metrics.pendingGauge(Topics.USAGE, publisher::pending);
+        this.published = metrics.publishedCounter(Topics.USAGE);
     }
 
     public void publish(RequestCompleted record) {
         String key = record.credentialId() != null ? record.credentialId() : record.accessKeyId();
+        published.increment();
         try {
             publisher.publish(key, Json.MAPPER.writeValueAsString(record));
         } catch (JsonProcessingException e) {

@@ -33,6 +33,7 @@ class OutcomePublisherTests extends GatewayTestBase {
         CredentialEvent event = new CredentialEvent.AttemptSucceeded(
                 java.util.UUID.randomUUID(), credentialId, Instant.parse("2026-09-02T12:00:00Z"), "m");
 
+        double publishedBefore = publishedOutcomes();
         publisher.publish(event);
 
         assertThat(outcomes(credentialId, list -> !list.isEmpty())).containsExactly(event);
@@ -40,6 +41,7 @@ class OutcomePublisherTests extends GatewayTestBase {
                 .untilAsserted(() -> assertThat(given().get("/q/metrics").asString())
                         .as("acknowledged messages leave the pending count")
                         .contains("gateway_events_pending{topic=\"route.outcomes\"} 0.0"));
+        assertThat(publishedOutcomes() - publishedBefore).isGreaterThanOrEqualTo(1.0);
     }
 
     @Test
@@ -92,5 +94,14 @@ class OutcomePublisherTests extends GatewayTestBase {
                 .contains("gateway_upstream_latency_seconds_count")
                 .contains("gateway_ttft_seconds_count")
                 .contains("gateway_view_lag_records");
+    }
+
+    private static double publishedOutcomes() {
+        return given().get("/q/metrics")
+                .asString()
+                .lines()
+                .filter(line -> line.startsWith("gateway_events_published_total{topic=\"route.outcomes\"}"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
     }
 }

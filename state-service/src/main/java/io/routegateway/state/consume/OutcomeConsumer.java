@@ -3,9 +3,11 @@ package io.routegateway.state.consume;
 import java.time.Duration;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import io.quarkus.runtime.ShutdownEvent;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.json.Json;
 import io.smallrye.mutiny.Uni;
@@ -20,6 +22,10 @@ import org.jboss.logging.Logger;
  * failure strategy sends it, with its key, payload and the error, to {@code route.outcomes.dlq} and
  * the partition moves on. A passing infrastructure failure (database unreachable, deadlock) is
  * retried with backoff instead, so no good event is dead-lettered because PostgreSQL restarted.
+ *
+ * <p>Once the service is shutting down, nothing is dead-lettered and nothing is retried: a failure
+ * then is the shutdown's (the database pool closing under an event in flight), so the message is left
+ * unacknowledged and is delivered again after the restart, where idempotency makes it count once.
  */
 @ApplicationScoped
 public class OutcomeConsumer {
@@ -33,10 +39,16 @@ public class OutcomeConsumer {
 
     private final CredentialEventService service;
     private final EventMetrics metrics;
+    private volatile boolean stopping;
 
     public OutcomeConsumer(CredentialEventService service, EventMetrics metrics) {
         this.service = service;
         this.metrics = metrics;
+    }
+
+    /** Fired before any bean is destroyed, so before the database pool closes. */
+    void stopping(@Observes ShutdownEvent shutdown) {
+        stopping = true;
     }
 
     @Incoming(CHANNEL)
@@ -48,13 +60,24 @@ public class OutcomeConsumer {
             return deadLetter(record, "unparsable", e);
         }
         return service.apply(event)
-                .onFailure(Failures::isTransient)
+                .onFailure(failure -> !stopping && Failures.isTransient(failure))
                 .retry()
                 .withBackOff(FIRST_RETRY, MAX_RETRY)
                 .indefinitely()
                 .replaceWithVoid()
                 .onFailure()
-                .recoverWithUni(failure -> deadLetter(record, reason(failure), poison(failure)));
+                .recoverWithUni(failure -> stopping
+                        ? leftForRedelivery(record, failure)
+                        : deadLetter(record, reason(failure), poison(failure)));
+    }
+
+    /** Neither acknowledged nor dead-lettered: the offset is not committed past it. */
+    private static Uni<Void> leftForRedelivery(ConsumerRecord<String, String> record, Throwable failure) {
+        LOG.infof(
+                "Outcome message %s-%d@%d (key %s) not applied during shutdown (%s); it is delivered again after"
+                        + " the restart",
+                record.topic(), record.partition(), record.offset(), record.key(), failure.toString());
+        return Uni.createFrom().nothing();
     }
 
     /** Reads one outcome message; anything that is not a known event type is poison. */
