@@ -1,11 +1,13 @@
 package io.routegateway.gateway.forward;
 
 import java.time.Clock;
+import java.time.Duration;
 
 import jakarta.inject.Singleton;
 
 import io.routegateway.common.upstream.UpstreamClient;
 import io.routegateway.common.upstream.UpstreamTimeouts;
+import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.select.AffinityTable;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.metrics.GatewayMetrics;
@@ -37,8 +39,10 @@ public class ForwardingService {
     final Vertx vertx;
     final UpstreamTimeouts timeouts;
     final int maxCredentials;
-    /** Session-affinity memory; thread-safe by its own monitor. */
-    final AffinityTable affinity;
+    private final Duration configuredAffinityTtl;
+    private final int configuredAffinityCapacity;
+    /** Session-affinity memory; thread-safe by its own monitor. Replaced when its settings change. */
+    private volatile AffinityTable affinity;
 
     ForwardingService(
             PoolViewHolder views,
@@ -65,8 +69,32 @@ public class ForwardingService {
         this.timeouts = UpstreamTimeouts.of(
                 config.upstream().connectTimeout(), config.upstream().readGapTimeout(), GatewayConfig.UPSTREAM_PREFIX);
         this.maxCredentials = config.retry().maxCredentials();
-        this.affinity =
-                new AffinityTable(config.affinity().ttl(), config.affinity().capacity());
+        this.configuredAffinityTtl = config.affinity().ttl();
+        this.configuredAffinityCapacity = config.affinity().capacity();
+        this.affinity = new AffinityTable(configuredAffinityTtl, configuredAffinityCapacity);
+    }
+
+    /**
+     * The session-affinity memory, sized by the runtime settings published on {@code route.settings}
+     * ({@code gateway.affinity.*} until any were). When the published TTL or capacity differ from
+     * the current table's, the table is rebuilt with them: the entries it remembered are lost, so
+     * the next request of each session is routed afresh (acceptable: affinity is a preference).
+     */
+    public AffinityTable affinity() {
+        RuntimeSettingsSnapshot settings = views.settings();
+        boolean published = settings != null && settings.affinityTtlSeconds() >= 1 && settings.affinityCapacity() >= 1;
+        Duration ttl = published ? settings.affinityTtl() : configuredAffinityTtl;
+        int capacity = published ? settings.affinityCapacity() : configuredAffinityCapacity;
+        AffinityTable table = affinity;
+        if (table.ttl().equals(ttl) && table.capacity() == capacity) {
+            return table;
+        }
+        synchronized (this) {
+            if (!affinity.ttl().equals(ttl) || affinity.capacity() != capacity) {
+                affinity = new AffinityTable(ttl, capacity);
+            }
+            return affinity;
+        }
     }
 
     /** Takes over the client response of {@code ctx}; must be called on the request's event loop. */

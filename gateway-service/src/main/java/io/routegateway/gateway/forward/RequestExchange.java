@@ -109,7 +109,7 @@ final class RequestExchange {
                 request.route(),
                 view.nonNative(request.protocol()),
                 tried,
-                service.affinity,
+                service.affinity(),
                 ThreadLocalRandom.current(),
                 service.clock.instant(),
                 false);
@@ -258,7 +258,7 @@ final class RequestExchange {
         }
         service.window.record(selected.credential().credentialId(), success);
         if (success) {
-            Router.rememberSuccess(service.affinity, request.route(), selected, service.clock.instant());
+            Router.rememberSuccess(service.affinity(), request.route(), selected, service.clock.instant());
         }
     }
 

@@ -21,13 +21,11 @@ import io.routegateway.core.state.Transition;
  * rather than after a round trip through Kafka. The locally changed snapshot keeps its version: the
  * next authoritative snapshot (a higher version) replaces it, so the view converges to state-service.
  *
- * <p>The optional consecutive-failure blacklist threshold is a runtime setting the gateway does not
- * see; locally it is off, and a credential it blacklists arrives with the authoritative snapshot.
+ * <p>The optional consecutive-failure blacklist threshold is the one published on {@code
+ * route.settings} ({@link PoolViewHolder#blacklistThreshold()}); 0 (off) until settings were published.
  */
 @Singleton
 public class LocalOutcomes {
-
-    private static final int LOCAL_BLACKLIST_THRESHOLD = 0;
 
     private final PoolViewHolder holder;
 
@@ -37,17 +35,18 @@ public class LocalOutcomes {
 
     /** @return whether the event changed this replica's view of its credential */
     public boolean apply(CredentialEvent event) {
-        return holder.update(view -> applied(view, event));
+        int threshold = holder.blacklistThreshold();
+        return holder.update(view -> applied(view, event, threshold));
     }
 
-    static PoolView applied(PoolView view, CredentialEvent event) {
+    static PoolView applied(PoolView view, CredentialEvent event, int blacklistThreshold) {
         CredentialSnapshot snapshot = view.credential(event.credentialId()).orElse(null);
         if (snapshot == null) {
             return view;
         }
         CredentialHealth health = healthOf(snapshot);
         Transition transition =
-                StateTransition.apply(CredentialProfile.of(snapshot, LOCAL_BLACKLIST_THRESHOLD), health, event);
+                StateTransition.apply(CredentialProfile.of(snapshot, blacklistThreshold), health, event);
         if (!transition.changedState(health)) {
             return view;
         }

@@ -22,6 +22,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.select.PoolView;
@@ -38,8 +39,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 /**
- * Builds and follows the pool view from the three compacted state topics ({@link
- * Topics#CREDENTIAL_STATE}, {@link Topics#ACCESS_KEYS}, {@link Topics#GROUPS}).
+ * Builds and follows the pool view from the compacted state topics ({@link
+ * Topics#CREDENTIAL_STATE}, {@link Topics#ACCESS_KEYS}, {@link Topics#GROUPS}) and the runtime
+ * settings from {@link Topics#SETTINGS} (held by {@link PoolViewHolder#settings()}).
  *
  * <p>Every replica needs the <em>whole</em> of each topic from its beginning on every start, so this
  * is a plain consumer with all partitions assigned (no consumer group, nothing committed), not a
@@ -56,12 +58,14 @@ import org.jboss.logging.Logger;
 @Singleton
 public class StateTopicsReader {
 
-    static final List<String> TOPICS = List.of(Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS);
+    static final List<String> TOPICS =
+            List.of(Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS, Topics.SETTINGS);
     private static final Logger LOG = Logger.getLogger(StateTopicsReader.class);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final ObjectReader CREDENTIAL = Json.MAPPER.readerFor(CredentialSnapshot.class);
     private static final ObjectReader ACCESS_KEY = Json.MAPPER.readerFor(AccessKeySnapshot.class);
     private static final ObjectReader GROUP = Json.MAPPER.readerFor(GroupSnapshot.class);
+    private static final ObjectReader SETTINGS = Json.MAPPER.readerFor(RuntimeSettingsSnapshot.class);
 
     private final PoolViewHolder holder;
     private final Clock clock;
@@ -263,6 +267,21 @@ public class StateTopicsReader {
                         record.topic(), record.partition(), record.offset(), record.key(), e.getMessage());
             }
         }
+        RuntimeSettingsSnapshot settings = null;
+        for (Object other : others) {
+            if (other instanceof RuntimeSettingsSnapshot next
+                    && (settings == null || next.version() > settings.version())) {
+                settings = next;
+            }
+        }
+        if (settings != null && holder.updateSettings(settings)) {
+            LOG.infof(
+                    "Runtime settings version %d: blacklist threshold %d, affinity TTL %d s, capacity %d",
+                    settings.version(),
+                    settings.blacklistThreshold(),
+                    settings.affinityTtlSeconds(),
+                    settings.affinityCapacity());
+        }
         holder.update(view -> applied(view, credentials, removedCredentials, others));
     }
 
@@ -293,6 +312,12 @@ public class StateTopicsReader {
                 break;
             case Topics.GROUPS:
                 others.add(value == null ? new Removed(Topics.GROUPS, key) : GROUP.readValue(value));
+                break;
+            case Topics.SETTINGS:
+                // state-service never deletes the settings; a tombstone keeps the held ones
+                if (value != null) {
+                    others.add(SETTINGS.readValue(value));
+                }
                 break;
             default:
                 break;
@@ -339,6 +364,9 @@ public class StateTopicsReader {
     }
 
     private static PoolView appliedOther(PoolView view, Object change) {
+        if (change instanceof RuntimeSettingsSnapshot) {
+            return view; // held by PoolViewHolder, taken in apply()
+        }
         if (change instanceof Removed removed) {
             return removed.topic().equals(Topics.GROUPS)
                     ? view.withoutGroup(removed.id())

@@ -11,6 +11,7 @@ import java.util.function.Predicate;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -47,6 +48,10 @@ public final class StateTopics implements AutoCloseable {
 
     public RecordMetadata publish(AccessKeySnapshot snapshot) {
         return send(Topics.ACCESS_KEYS, snapshot.accessKeyId(), json(snapshot));
+    }
+
+    public RecordMetadata publish(RuntimeSettingsSnapshot snapshot) {
+        return send(Topics.SETTINGS, RuntimeSettingsSnapshot.KEY, json(snapshot));
     }
 
     public RecordMetadata tombstone(String topic, String key) {

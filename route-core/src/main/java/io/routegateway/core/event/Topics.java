@@ -15,6 +15,8 @@ public final class Topics {
     public static final String ACCESS_KEYS = "route.access-keys";
     /** Compacted: one {@link GroupSnapshot} per group id. */
     public static final String GROUPS = "route.groups";
+    /** Compacted: one {@link RuntimeSettingsSnapshot}, key {@value RuntimeSettingsSnapshot#KEY}. */
+    public static final String SETTINGS = "route.settings";
 
     private Topics() {}
 }

@@ -41,7 +41,11 @@ class EventSchemaTests {
     @Test
     void snapshotsAndUsageRoundTripTheirSamples() throws Exception {
         for (Class<?> type : List.of(
-                CredentialSnapshot.class, AccessKeySnapshot.class, GroupSnapshot.class, RequestCompleted.class)) {
+                CredentialSnapshot.class,
+                AccessKeySnapshot.class,
+                GroupSnapshot.class,
+                RuntimeSettingsSnapshot.class,
+                RequestCompleted.class)) {
             String name = type.getField("TYPE").get(null).toString();
             JsonNode sample = sample(name);
             Object value = Json.MAPPER.treeToValue(sample, type);

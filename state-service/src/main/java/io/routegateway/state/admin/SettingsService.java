@@ -8,20 +8,27 @@ import jakarta.persistence.LockModeType;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.routegateway.core.policy.RuntimeSettings;
+import io.routegateway.state.publish.StateOutbox;
 import io.routegateway.state.repository.RuntimeSettingEntity;
 import io.routegateway.state.repository.RuntimeSettingRepository;
 import io.smallrye.mutiny.Uni;
 
-/** Runtime settings: validated by route-core's {@link RuntimeSettings}, stored all-or-nothing. */
+/**
+ * Runtime settings: validated by route-core's {@link RuntimeSettings}, stored all-or-nothing. Every
+ * write queues the new {@code RuntimeSettingsSnapshot} for {@code route.settings} in the same
+ * transaction, so the gateways apply the new threshold and affinity settings.
+ */
 @ApplicationScoped
 public class SettingsService {
 
     private final RuntimeSettingRepository settings;
     private final AdminWrites writes;
+    private final StateOutbox outbox;
 
-    SettingsService(RuntimeSettingRepository settings, AdminWrites writes) {
+    SettingsService(RuntimeSettingRepository settings, AdminWrites writes, StateOutbox outbox) {
         this.settings = settings;
         this.writes = writes;
+        this.outbox = outbox;
     }
 
     @WithSession
@@ -53,7 +60,7 @@ public class SettingsService {
                                     return Uni.createFrom().voidItem();
                                 }));
                     }
-                    return chain.map(ok -> SettingsView.of(next));
+                    return chain.flatMap(ok -> outbox.settingsChanged(next)).map(version -> SettingsView.of(next));
                 }));
     }
 }

@@ -26,14 +26,15 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.jboss.logging.Logger;
 
 /**
- * Makes sure the three state topics exist with {@code cleanup.policy=compact} before anything is
+ * Makes sure the state topics ({@link #NAMES}) exist with {@code cleanup.policy=compact} before anything is
  * published: creates the absent ones, and switches one that was auto-created by an early reader (as
  * {@code delete}) to {@code compact}. Blocking; runs once at start-up.
  */
 @ApplicationScoped
 public class CompactedTopics {
 
-    public static final List<String> NAMES = List.of(Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS);
+    public static final List<String> NAMES =
+            List.of(Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS, Topics.SETTINGS);
 
     private static final Logger LOG = Logger.getLogger(CompactedTopics.class);
     private static final long TIMEOUT_SECONDS = 60;

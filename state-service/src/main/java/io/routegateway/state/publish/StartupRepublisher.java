@@ -29,6 +29,7 @@ import io.routegateway.state.repository.GroupCredentialEntity;
 import io.routegateway.state.repository.GroupCredentialRepository;
 import io.routegateway.state.repository.GroupEntity;
 import io.routegateway.state.repository.GroupRepository;
+import io.routegateway.state.repository.RuntimeSettingRepository;
 import io.routegateway.state.repository.StateRows;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -36,8 +37,10 @@ import org.jboss.logging.Logger;
 
 /**
  * At start-up: prepares the compacted topics, queues a fresh snapshot of every credential, access
- * key and group (so a new reader can build its whole view from the topics alone, even if compaction
- * or retention lost something), then starts the relay. Snapshots keep their current versions.
+ * key and group and of the runtime settings (so a new reader can build its whole view from the
+ * topics alone, even if compaction or retention lost something), then starts the relay. Snapshots
+ * keep their current versions, except the runtime settings, whose snapshot takes the next value of
+ * their version sequence (same content, higher version: harmless to a reader).
  * Rows are read {@code FOR SHARE}: a concurrent writer's newer snapshot can never be queued before
  * this older one. If the broker or the database is unreachable at start-up, the service still
  * starts and the preparation is retried every 10 s; until then state changes wait in the outbox.
@@ -54,6 +57,7 @@ public class StartupRepublisher {
     private final GroupRepository groups;
     private final AccessKeyRepository accessKeys;
     private final AccessKeyGroupRepository accessKeyGroups;
+    private final RuntimeSettingRepository settings;
     private final StateOutbox stateOutbox;
     private final OutboxRelay relay;
     private final Clock clock;
@@ -68,6 +72,7 @@ public class StartupRepublisher {
             GroupRepository groups,
             AccessKeyRepository accessKeys,
             AccessKeyGroupRepository accessKeyGroups,
+            RuntimeSettingRepository settings,
             StateOutbox stateOutbox,
             OutboxRelay relay,
             Clock clock) {
@@ -78,6 +83,7 @@ public class StartupRepublisher {
         this.groups = groups;
         this.accessKeys = accessKeys;
         this.accessKeyGroups = accessKeyGroups;
+        this.settings = settings;
         this.stateOutbox = stateOutbox;
         this.relay = relay;
         this.clock = clock;
@@ -138,7 +144,13 @@ public class StartupRepublisher {
                         .list()
                         .flatMap(keyRows ->
                                 accessKeyGroups.listAll().flatMap(scopes -> queueAccessKeys(keyRows, scopes, now)))
-                        .map(keyCount -> count + keyCount));
+                        .map(keyCount -> count + keyCount))
+                .flatMap(count -> settings.findAll()
+                        .withLock(LockModeType.PESSIMISTIC_READ)
+                        .list()
+                        .flatMap(locked -> settings.current())
+                        .flatMap(stateOutbox::settingsChanged)
+                        .map(version -> count + 1));
     }
 
     private Uni<Integer> queueCredentials(

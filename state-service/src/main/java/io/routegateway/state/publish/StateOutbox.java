@@ -7,8 +7,11 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
+import io.routegateway.core.policy.RuntimeSettings;
 import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.state.repository.AccessKeyEntity;
 import io.routegateway.state.repository.AccessKeyGroupRepository;
@@ -110,6 +113,31 @@ public class StateOutbox {
     /** The access key was deleted: a tombstone. */
     public Uni<Void> accessKeyDeleted(String accessKeyId) {
         return queue(Topics.ACCESS_KEYS, accessKeyId, null);
+    }
+
+    /**
+     * The runtime settings changed (or are republished at start-up): takes the next value of {@code
+     * runtime_settings_version_seq} and queues the snapshot of what the gateways apply (model prices
+     * stay here). The caller holds the {@code runtime_settings} row locks ({@code FOR UPDATE} to
+     * write, {@code FOR SHARE} to republish), so versions and outbox ids grow together.
+     *
+     * @return the snapshot's version
+     */
+    public Uni<Long> settingsChanged(RuntimeSettings settings) {
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery("SELECT nextval('runtime_settings_version_seq')")
+                        .getSingleResult())
+                .flatMap(next -> {
+                    long version = ((Number) next).longValue();
+                    RuntimeSettingsSnapshot snapshot = new RuntimeSettingsSnapshot(
+                            version,
+                            settings.blacklistThreshold(),
+                            settings.affinityTtlSeconds(),
+                            settings.affinityCapacity(),
+                            clock.instant());
+                    return queue(Topics.SETTINGS, RuntimeSettingsSnapshot.KEY, json(snapshot))
+                            .replaceWith(version);
+                });
     }
 
     /** Queues the current snapshot without a new version (start-up republication). */

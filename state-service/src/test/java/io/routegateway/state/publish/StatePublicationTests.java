@@ -19,6 +19,7 @@ import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Protocol;
@@ -177,8 +178,10 @@ class StatePublicationTests {
                     .flatMap(ignored -> new AccessKeyGroupEntity(keyId, groupId, 0).persist());
         });
 
+        int settingsBefore =
+                TestKafka.readKey(Topics.SETTINGS, RuntimeSettingsSnapshot.KEY).size();
         Integer queued = inTransaction(() -> republisher.queueEverything());
-        assertThat(queued).isGreaterThanOrEqualTo(3);
+        assertThat(queued).isGreaterThanOrEqualTo(4);
         relay.trigger();
 
         await().atMost(PATIENCE).untilAsserted(() -> {
@@ -186,6 +189,14 @@ class StatePublicationTests {
             assertThat(credentials).isNotEmpty();
             assertThat(credentials.get(credentials.size() - 1).groupIds()).containsExactly(groupId);
             assertThat(credentials.get(credentials.size() - 1).version()).isZero();
+
+            List<ConsumerRecord<String, String>> settings =
+                    TestKafka.readKey(Topics.SETTINGS, RuntimeSettingsSnapshot.KEY);
+            assertThat(settings).hasSizeGreaterThan(settingsBefore);
+            assertThat(Json.MAPPER
+                            .readValue(settings.get(settings.size() - 1).value(), RuntimeSettingsSnapshot.class)
+                            .affinityCapacity())
+                    .isPositive();
 
             List<ConsumerRecord<String, String>> groups = TestKafka.readKey(Topics.GROUPS, groupId);
             assertThat(groups).isNotEmpty();

@@ -1,9 +1,16 @@
 package io.routegateway.state.rest;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.routegateway.core.event.RuntimeSettingsSnapshot;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
+import io.routegateway.state.support.TestKafka;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static io.routegateway.state.rest.AdminApiFixtures.admin;
 import static io.routegateway.state.rest.AdminApiFixtures.error;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 @QuarkusTest
@@ -57,6 +65,36 @@ class SettingsTests {
                 .body("affinity_capacity", equalTo(10000))
                 .body("model_prices.upstream-sol.input_per_million", equalTo(1.25f));
         admin().get("/admin/v1/settings").then().body("blacklist_threshold", equalTo(5));
+    }
+
+    @Test
+    void anUpdatePublishesTheNewSettingsWithAHigherVersionOnTheSettingsTopic() {
+        admin().body(Map.of("affinity_capacity", 4321))
+                .patch("/admin/v1/settings")
+                .then()
+                .statusCode(200);
+        RuntimeSettingsSnapshot before = await().atMost(Duration.ofSeconds(60))
+                .until(SettingsTests::lastPublished, last -> last != null && last.affinityCapacity() == 4321);
+
+        admin().body(Map.of("blacklist_threshold", 2, "affinity_ttl_seconds", 120, "affinity_capacity", 50))
+                .patch("/admin/v1/settings")
+                .then()
+                .statusCode(200);
+
+        RuntimeSettingsSnapshot after = await().atMost(Duration.ofSeconds(60))
+                .until(SettingsTests::lastPublished, last -> last != null && last.affinityCapacity() == 50);
+        assertThat(after.version()).isGreaterThan(before.version());
+        assertThat(after.blacklistThreshold()).isEqualTo(2);
+        assertThat(after.affinityTtlSeconds()).isEqualTo(120);
+        assertThat(after.publishedAt()).isNotNull();
+    }
+
+    private static RuntimeSettingsSnapshot lastPublished() throws Exception {
+        List<ConsumerRecord<String, String>> records = TestKafka.readKey(Topics.SETTINGS, RuntimeSettingsSnapshot.KEY);
+        if (records.isEmpty()) {
+            return null;
+        }
+        return Json.MAPPER.readValue(records.get(records.size() - 1).value(), RuntimeSettingsSnapshot.class);
     }
 
     @ParameterizedTest(name = "{0}")
