@@ -69,8 +69,9 @@ lines = [
     "",
     "Propagation lag: per sample, replica A meets a 429 on the preferred credential for a model of its own and fails "
     "over; the clock starts when A has answered and stops when replica B, polled on one connection, first routes that "
-    "model around the credential (`bench/propagation.py`). Measured after state-service had drained the usage backlog "
-    f"the throughput rounds left ({drain_seconds} s) and after {warm_actions} admin pause/resume pairs had run its "
+    "model around the credential (`bench/propagation.py`). The one-connection figures and the lag are measured after "
+    f"state-service had drained the usage backlog the throughput rounds left ({drain_seconds} s); the lag after "
+    f"{warm_actions} admin pause/resume pairs had also run its "
     "apply → outbox → relay path (`bench/warm_state.py`): that path only runs for failures, and a cold JVM takes "
     "several times longer per event (see below).",
     "",
