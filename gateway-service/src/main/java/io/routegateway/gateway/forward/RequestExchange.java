@@ -235,10 +235,13 @@ final class RequestExchange {
         }
     }
 
-    /** Publishes a counted attempt and applies it to this replica's view at once. */
+    /**
+     * Publishes a counted attempt and applies it to this replica's view at once; {@code verdict} is
+     * already {@link #masked}.
+     */
     private void record(Verdict verdict) {
         Optional<CredentialEvent> event = AttemptEvents.of(
-                masked(verdict),
+                verdict,
                 selected.credential().credentialId(),
                 selected.modelKey(),
                 RequestIds.next(),
@@ -301,7 +304,7 @@ final class RequestExchange {
             return;
         }
         response.end();
-        Verdict verdict = OutcomeClassifier.classify(outcome);
+        Verdict verdict = masked(OutcomeClassifier.classify(outcome));
         service.metrics.attempt(request.protocol(), outcomeLabel(verdict));
         record(verdict);
         boolean success = verdict instanceof Verdict.Success;
