@@ -13,6 +13,7 @@ import io.routegateway.common.upstream.UpstreamStream;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.failure.ClientEcho;
 import io.routegateway.core.failure.FailureKind;
 import io.routegateway.core.failure.OutcomeClassifier;
 import io.routegateway.core.failure.SecretMask;
@@ -71,6 +72,9 @@ final class RequestExchange {
     private int retriesUsed;
     private int credentialsTried;
     private Verdict lastFailure;
+    /** What the current attempt's request carried: an upstream quoting it is no evidence. */
+    private ClientEcho echo = ClientEcho.NONE;
+
     private Cancellable inFlight;
     private UpstreamStream committedStream;
     private Long ttftMillis;
@@ -163,6 +167,7 @@ final class RequestExchange {
                     null);
             return;
         }
+        echo = ClientEcho.of(upstream.body(), upstream.url());
         boolean mayStream =
                 StreamingPassthrough.mayStream(false, request.clientStream(), request.customTools(), credential.kind());
         Uni<? extends UpstreamResponse> exchange = mayStream
@@ -184,8 +189,10 @@ final class RequestExchange {
                 // a failure envelope in the opening frame: nothing has reached the client, fail over
                 stream.cancel();
                 decide(
-                        OutcomeClassifier.classify(UpstreamOutcome.passthroughStream(
-                                stream.status(), stream.firstChunkText(), false, null, false)),
+                        OutcomeClassifier.classify(
+                                UpstreamOutcome.passthroughStream(
+                                        stream.status(), stream.firstChunkText(), false, null, false),
+                                echo),
                         null);
                 return;
             }
@@ -304,7 +311,7 @@ final class RequestExchange {
             return;
         }
         response.end();
-        Verdict verdict = masked(OutcomeClassifier.classify(outcome));
+        Verdict verdict = masked(OutcomeClassifier.classify(outcome, echo));
         service.metrics.attempt(request.protocol(), outcomeLabel(verdict));
         record(verdict);
         boolean success = verdict instanceof Verdict.Success;

@@ -3,15 +3,20 @@ package io.routegateway.core.failure;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The message, code and type of an error envelope. The type is read only from a nested {@code
+ * The message, code and type of an error envelope, plus OAuth's {@code error_description}
+ * (RFC 6749 token-endpoint errors: {@code {"error":"invalid_grant","error_description":"…"}}). The type is read only from a nested {@code
  * error} object: a top-level {@code type} names the envelope (e.g. Anthropic's {@code
  * "type":"error"}), not the error family. Code and message fall back to the top level when the
  * envelope itself is the error (Responses' {@code {"type":"error","code":...}} event, relay {@code
  * {"message":...}} bodies).
  */
-record ErrorFields(String message, String code, String type) {
+record ErrorFields(String message, String code, String type, String description) {
 
-    static final ErrorFields EMPTY = new ErrorFields(null, null, null);
+    static final ErrorFields EMPTY = new ErrorFields(null, null, null, null);
+
+    ErrorFields(String message, String code, String type) {
+        this(message, code, type, null);
+    }
 
     static ErrorFields of(JsonNode envelope) {
         if (envelope == null || !envelope.isObject()) {
@@ -25,7 +30,8 @@ record ErrorFields(String message, String code, String type) {
                     text(error.get("type")));
         }
         if (error != null && error.isTextual() && !error.asText().isBlank()) {
-            return new ErrorFields(error.asText(), codeText(envelope.get("code")), null);
+            return new ErrorFields(
+                    error.asText(), codeText(envelope.get("code")), null, text(envelope.get("error_description")));
         }
         return new ErrorFields(
                 firstText(envelope.get("message"), envelope.get("msg"), envelope.get("detail")),
@@ -46,6 +52,11 @@ record ErrorFields(String message, String code, String type) {
             return of(node);
         }
         return new ErrorFields(body.strip(), null, null);
+    }
+
+    /** The upstream's own error fields, the only text that may name a void credential. */
+    String[] texts() {
+        return new String[] {message, code, type, description};
     }
 
     private static String firstText(JsonNode... candidates) {

@@ -5,8 +5,10 @@ import java.util.Locale;
 
 /**
  * The spec's three-way classification ({@code ProxyFailureKind}) and the same-credential retry
- * rule. Permanent text wins over any status: a void credential must not be backed off as if it
- * were throttled.
+ * rule. Permanent text wins over a failure status (a void credential must not be backed off as if it
+ * were throttled), but only as evidence about the credential: it never turns a status that is not a
+ * failure (400, 404, 422, …) into one, and a marker the client itself sent is not evidence (it may
+ * be the upstream echoing the request, see {@link ClientEcho}).
  */
 public final class FailureClassifier {
 
@@ -17,18 +19,21 @@ public final class FailureClassifier {
     private FailureClassifier() {}
 
     /**
-     * Permanent when the error text carries a permanent marker (whatever the status); otherwise
-     * transient for 408/401/403/429, any 5xx and no status at all (transport); otherwise none
-     * (including 2xx: a success body is judged by the semantic rules, not here).
+     * Permanent when the status speaks about the credential ({@link #speaksAboutCredential}) and
+     * the error text carries a permanent marker the client did not send; otherwise transient for
+     * 408/401/403/429, any 5xx and no status at all (transport); otherwise none (including 2xx: a
+     * success body is judged by the semantic rules, not here).
      *
      * @param status upstream HTTP status, null when the request never got one
-     * @param errorText error text or body, may be null
+     * @param errorText the upstream's own error text, may be null
+     * @param echo what the client sent, so that an echoed marker is not taken for evidence
      */
-    public static FailureClass classify(Integer status, String errorText) {
-        if (isPermanentText(errorText)) {
+    public static FailureClass classify(Integer status, String errorText, ClientEcho echo) {
+        FailureClass byStatus = classifyStatus(status);
+        if (byStatus == FailureClass.TRANSIENT && isPermanentEvidence(echo, errorText)) {
             return FailureClass.PERMANENT;
         }
-        return classifyStatus(status);
+        return byStatus;
     }
 
     /** The status layer alone: transient for 408/401/403/429/5xx/no status, none otherwise. */
@@ -39,15 +44,35 @@ public final class FailureClassifier {
         return FailureClass.NONE;
     }
 
+    /**
+     * Whether an error answer with this status may say anything about the credential: no status
+     * (transport) and the failure statuses 408/401/403/429/5xx. A 2xx speaks only through a
+     * structural failure envelope ({@link SemanticFailureDetector}); every other status is the
+     * client's problem, whatever its body says.
+     */
+    public static boolean speaksAboutCredential(Integer status) {
+        return classifyStatus(status) == FailureClass.TRANSIENT;
+    }
+
     /** Whether the text names a void credential (one of {@link #PERMANENT_MARKERS}, any case). */
     public static boolean isPermanentText(String errorText) {
-        if (errorText == null || errorText.isEmpty()) {
-            return false;
-        }
-        String lower = errorText.toLowerCase(Locale.ROOT);
-        for (String marker : PERMANENT_MARKERS) {
-            if (lower.contains(marker)) {
-                return true;
+        return isPermanentEvidence(ClientEcho.NONE, errorText);
+    }
+
+    /**
+     * Whether any of the upstream's own error texts carries a permanent marker that the client did
+     * not send. A marker the client sent may be the upstream quoting the request back.
+     */
+    public static boolean isPermanentEvidence(ClientEcho echo, String... upstreamTexts) {
+        for (String text : upstreamTexts) {
+            if (text == null || text.isEmpty()) {
+                continue;
+            }
+            String lower = text.toLowerCase(Locale.ROOT);
+            for (String marker : PERMANENT_MARKERS) {
+                if (lower.contains(marker) && !echo.sent(marker)) {
+                    return true;
+                }
             }
         }
         return false;

@@ -4,15 +4,24 @@ package io.routegateway.core.failure;
  * The single classification of an upstream attempt, used by forwarding and by model tests alike.
  * Decision order:
  *
+ * <p>The rule that guards the shared pool: <b>content a client controls is never evidence about a
+ * credential.</b> A non-2xx status that is not a failure (400, 404, 422, 402, …) never becomes one,
+ * whatever its body says: upstreams quote the request in those answers ("The model `X` does not
+ * exist", "X: Extra inputs are not permitted", {@code Unknown name "X"}). On the statuses that do
+ * speak about the credential, the quota and permanent markers are read only from the upstream's
+ * own error fields ({@code message}, {@code code}, {@code type}, {@code error_description}; the raw
+ * text when the body is not JSON), and a marker that also appears in what the client sent ({@link
+ * ClientEcho}) is not evidence: the attempt then counts by its status alone.
+ *
  * <ol>
  *   <li>no status: transport failure ({@code transport} / {@code model_test}), permanent if the
- *       error text names a void credential;
- *   <li>quota exhaustion on the body (any non-2xx body, 401/403 included; on 2xx only inside a
- *       structural failure): the deterministic verdict beats the status code;
- *   <li>permanent text (on a non-2xx body; on 2xx only inside a structural failure, so a
+ *       error text names a void credential the client did not name;
+ *   <li>a non-2xx status other than 408/401/403/429/5xx: not a failure, the body unread;
+ *   <li>quota exhaustion in the error fields (401/403 included; on 2xx only inside a structural
+ *       failure): the deterministic verdict beats the status code;
+ *   <li>permanent text in the error fields (on 2xx only inside a structural failure, so a
  *       generation that merely mentions {@code invalid_grant} is not a revocation);
- *   <li>status: 408/401/403/429/5xx transient with message {@code upstream returned N}, other
- *       non-2xx not a failure;
+ *   <li>status: 408/401/403/429/5xx transient with message {@code upstream returned N};
  *   <li>2xx: a structural failure body is {@code semantic_response_transient} with the upstream's
  *       message; a stream without a terminal marker is {@code semantic_response_transient} with
  *       {@link StreamCompletion#DISCONNECTED_MESSAGE} (a stream that broke before its first byte is
@@ -27,44 +36,54 @@ public final class OutcomeClassifier {
 
     private OutcomeClassifier() {}
 
+    /** Classifies an attempt whose request carried no client text (tests, fixed probes). */
     public static Verdict classify(UpstreamOutcome outcome) {
-        Integer status = outcome.status();
-        if (status == null) {
-            return transport(outcome, null);
-        }
-        if (!FailureClassifier.isSuccess(status)) {
-            return classifyErrorStatus(status, outcome);
-        }
-        return classifySuccessStatus(status, outcome);
+        return classify(outcome, ClientEcho.NONE);
     }
 
-    private static Verdict classifyErrorStatus(int status, UpstreamOutcome outcome) {
+    /**
+     * @param echo what the client sent in this attempt's request; consulted only when a marker
+     *     matched
+     */
+    public static Verdict classify(UpstreamOutcome outcome, ClientEcho echo) {
+        Integer status = outcome.status();
+        if (status == null) {
+            return transport(outcome, null, echo);
+        }
+        if (!FailureClassifier.isSuccess(status)) {
+            return classifyErrorStatus(status, outcome, echo);
+        }
+        return classifySuccessStatus(status, outcome, echo);
+    }
+
+    private static Verdict classifyErrorStatus(int status, UpstreamOutcome outcome, ClientEcho echo) {
+        if (!FailureClassifier.speaksAboutCredential(status)) {
+            return new Verdict.NotAFailure(status);
+        }
         String body = outcome.body();
         ErrorFields fields = ErrorFields.fromErrorBody(body);
-        if (QuotaExhaustion.matches(fields.code(), fields.type(), fields.message())) {
+        if (QuotaExhaustion.matches(fields.code(), fields.type(), fields.message(), echo)) {
             return new Verdict.QuotaExhausted(
                     status, firstNonNull(fields.message(), fields.code(), synthesized(status)), body);
         }
         FailureKind kind = FailureClassifier.kindFor(status, outcome.modelTest());
-        if (FailureClassifier.isPermanentText(body) || FailureClassifier.isPermanentText(outcome.transportError())) {
+        if (FailureClassifier.isPermanentEvidence(echo, fields.texts())
+                || FailureClassifier.isPermanentEvidence(echo, outcome.transportError())) {
             return new Verdict.Permanent(kind, status, firstNonNull(fields.message(), synthesized(status)), body);
         }
-        if (FailureClassifier.classifyStatus(status) == FailureClass.TRANSIENT) {
-            return new Verdict.Transient(
-                    kind, status, synthesized(status), body, FailureClassifier.shouldRetrySameCredentialStatus(status));
-        }
-        return new Verdict.NotAFailure(status);
+        return new Verdict.Transient(
+                kind, status, synthesized(status), body, FailureClassifier.shouldRetrySameCredentialStatus(status));
     }
 
-    private static Verdict classifySuccessStatus(int status, UpstreamOutcome outcome) {
+    private static Verdict classifySuccessStatus(int status, UpstreamOutcome outcome, ClientEcho echo) {
         String body = outcome.body();
         SemanticResult semantic = SemanticFailureDetector.detect(body);
         if (semantic instanceof SemanticResult.Failure failure) {
-            if (QuotaExhaustion.matches(failure)) {
+            if (QuotaExhaustion.matches(failure, echo)) {
                 return new Verdict.QuotaExhausted(status, failure.message(), body);
             }
-            if (FailureClassifier.isPermanentText(failure.message())
-                    || FailureClassifier.isPermanentText(failure.rawSnippet())) {
+            if (FailureClassifier.isPermanentEvidence(
+                    echo, failure.message(), failure.errorCode(), failure.errorType())) {
                 return new Verdict.Permanent(
                         FailureClassifier.kindFor(status, outcome.modelTest()), status, failure.message(), body);
             }
@@ -76,21 +95,21 @@ public final class OutcomeClassifier {
                 return Verdict.SUCCESS;
             }
             if (outcome.transportError() != null && nothingReceived) {
-                return transport(outcome, status);
+                return transport(outcome, status, echo);
             }
             return semanticTransient(status, StreamCompletion.DISCONNECTED_MESSAGE, body);
         }
         if (outcome.transportError() != null) {
-            return transport(outcome, status);
+            return transport(outcome, status, echo);
         }
         return Verdict.SUCCESS;
     }
 
-    private static Verdict transport(UpstreamOutcome outcome, Integer status) {
+    private static Verdict transport(UpstreamOutcome outcome, Integer status, ClientEcho echo) {
         String text = outcome.transportError();
         String message = text == null || text.isBlank() ? TRANSPORT_FALLBACK_MESSAGE : text;
         FailureKind kind = FailureClassifier.kindFor(null, outcome.modelTest());
-        if (FailureClassifier.isPermanentText(text)) {
+        if (FailureClassifier.isPermanentEvidence(echo, text)) {
             return new Verdict.Permanent(kind, status, message, outcome.body());
         }
         // Connection-level trouble says nothing about auth: the same credential may be retried.

@@ -16,6 +16,10 @@ import java.util.Locale;
  *       error object counts: the message alone is not safe (the same gateway relays an upstream's
  *       own 用户额度不足 verbatim) and a top-level {@code "type":"error"} names the envelope.
  * </ol>
+ *
+ * The rules read only the upstream's own error fields, and a code, phrase or prefix that the
+ * client itself sent does not count ({@link ClientEcho}): upstreams echo request text in errors.
+ * Which statuses may carry the verdict at all is {@link OutcomeClassifier}'s decision.
  */
 public final class QuotaExhaustion {
 
@@ -38,15 +42,28 @@ public final class QuotaExhaustion {
      * @param message the error message, may be null
      */
     public static boolean matches(String errorCode, String errorType, String message) {
-        return matchesCodeOrPhrase(errorCode, message) || matchesNewApiBalance(errorType, message);
+        return matches(errorCode, errorType, message, ClientEcho.NONE);
+    }
+
+    /**
+     * Both rules over extracted fields, ignoring what the client sent.
+     *
+     * @param echo the request's client text: a marker found there is not evidence
+     */
+    public static boolean matches(String errorCode, String errorType, String message, ClientEcho echo) {
+        return matchesCodeOrPhrase(errorCode, message, echo) || matchesNewApiBalance(errorType, message, echo);
     }
 
     /** Rule 1: code markers or a fixed message phrase. */
     public static boolean matchesCodeOrPhrase(String errorCode, String message) {
+        return matchesCodeOrPhrase(errorCode, message, ClientEcho.NONE);
+    }
+
+    static boolean matchesCodeOrPhrase(String errorCode, String message, ClientEcho echo) {
         if (errorCode != null) {
             String normalized = normalizeCode(errorCode);
             for (String marker : CODE_MARKERS) {
-                if (normalized.contains(marker)) {
+                if (normalized.contains(marker) && !echo.sentCode(marker)) {
                     return true;
                 }
             }
@@ -54,7 +71,7 @@ public final class QuotaExhaustion {
         if (message != null) {
             String lower = message.toLowerCase(Locale.ROOT);
             for (String phrase : MESSAGE_PHRASES) {
-                if (lower.contains(phrase)) {
+                if (lower.contains(phrase) && !echo.sent(phrase)) {
                     return true;
                 }
             }
@@ -64,15 +81,25 @@ public final class QuotaExhaustion {
 
     /** Rule 2: new-api's own spent-balance envelope. */
     public static boolean matchesNewApiBalance(String errorType, String message) {
+        return matchesNewApiBalance(errorType, message, ClientEcho.NONE);
+    }
+
+    static boolean matchesNewApiBalance(String errorType, String message, ClientEcho echo) {
         return errorType != null
                 && NEW_API_ERROR_TYPE.equalsIgnoreCase(errorType.strip())
                 && message != null
-                && message.stripLeading().startsWith(NEW_API_BALANCE_PREFIX);
+                && message.stripLeading().startsWith(NEW_API_BALANCE_PREFIX)
+                && !echo.sent(NEW_API_BALANCE_PREFIX);
     }
 
     /** Applies both rules to a failure the semantic detector found in a 2xx body. */
     public static boolean matches(SemanticResult.Failure failure) {
-        return failure != null && matches(failure.errorCode(), failure.errorType(), failure.message());
+        return matches(failure, ClientEcho.NONE);
+    }
+
+    /** Applies both rules to a 2xx failure, ignoring what the client sent. */
+    public static boolean matches(SemanticResult.Failure failure, ClientEcho echo) {
+        return failure != null && matches(failure.errorCode(), failure.errorType(), failure.message(), echo);
     }
 
     /**

@@ -11,32 +11,32 @@ class FailureClassifierTests {
     @ParameterizedTest(name = "status {0} is transient")
     @ValueSource(ints = {408, 401, 403, 429})
     void retryableStatusesAreTransient(int status) {
-        assertThat(FailureClassifier.classify(status, "{}")).isEqualTo(FailureClass.TRANSIENT);
+        assertThat(FailureClassifier.classify(status, "{}", ClientEcho.NONE)).isEqualTo(FailureClass.TRANSIENT);
     }
 
     @ParameterizedTest(name = "5xx status {0} is transient")
     @ValueSource(ints = {500, 502, 503, 504, 599})
     void everyServerErrorIsTransient(int status) {
-        assertThat(FailureClassifier.classify(status, null)).isEqualTo(FailureClass.TRANSIENT);
+        assertThat(FailureClassifier.classify(status, null, ClientEcho.NONE)).isEqualTo(FailureClass.TRANSIENT);
     }
 
     @Test
     void noStatusAtAllIsTransient() {
-        assertThat(FailureClassifier.classify(null, "connect timed out after 20s"))
+        assertThat(FailureClassifier.classify(null, "connect timed out after 20s", ClientEcho.NONE))
                 .isEqualTo(FailureClass.TRANSIENT);
     }
 
     @ParameterizedTest(name = "status {0} is not a failure")
     @ValueSource(ints = {400, 404, 405, 409, 413, 422, 402, 600})
     void otherClientStatusesAreNotFailures(int status) {
-        assertThat(FailureClassifier.classify(status, "{\"error\":{\"message\":\"bad param\"}}"))
+        assertThat(FailureClassifier.classify(status, "{\"error\":{\"message\":\"bad param\"}}", ClientEcho.NONE))
                 .isEqualTo(FailureClass.NONE);
     }
 
     @ParameterizedTest(name = "2xx status {0} is none here")
     @ValueSource(ints = {200, 201, 204})
     void successStatusesAreNone(int status) {
-        assertThat(FailureClassifier.classify(status, "{}")).isEqualTo(FailureClass.NONE);
+        assertThat(FailureClassifier.classify(status, "{}", ClientEcho.NONE)).isEqualTo(FailureClass.NONE);
     }
 
     @ParameterizedTest(name = "permanent marker: {0}")
@@ -52,11 +52,25 @@ class FailureClassifierTests {
                 "官方 oauth 凭证已失效",
                 "官方 OAuth 凭证已失效，请重新授权"
             })
-    void permanentTextWinsOverAnyStatus(String text) {
-        assertThat(FailureClassifier.classify(401, text)).isEqualTo(FailureClass.PERMANENT);
-        assertThat(FailureClassifier.classify(429, text)).isEqualTo(FailureClass.PERMANENT);
-        assertThat(FailureClassifier.classify(400, text)).isEqualTo(FailureClass.PERMANENT);
-        assertThat(FailureClassifier.classify(null, text)).isEqualTo(FailureClass.PERMANENT);
+    void permanentTextWinsOverAFailureStatusOnly(String text) {
+        assertThat(FailureClassifier.classify(401, text, ClientEcho.NONE)).isEqualTo(FailureClass.PERMANENT);
+        assertThat(FailureClassifier.classify(429, text, ClientEcho.NONE)).isEqualTo(FailureClass.PERMANENT);
+        assertThat(FailureClassifier.classify(503, text, ClientEcho.NONE)).isEqualTo(FailureClass.PERMANENT);
+        assertThat(FailureClassifier.classify(null, text, ClientEcho.NONE)).isEqualTo(FailureClass.PERMANENT);
+        assertThat(FailureClassifier.classify(400, text, ClientEcho.NONE))
+                .as("a client-side status says nothing about the credential")
+                .isEqualTo(FailureClass.NONE);
+    }
+
+    @Test
+    void aMarkerTheClientSentIsNotEvidence() {
+        ClientEcho echo =
+                ClientEcho.of("{\"model\":\"INVALID_GRANT\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+        assertThat(FailureClassifier.classify(401, "The model `invalid_grant` does not exist", echo))
+                .isEqualTo(FailureClass.TRANSIENT);
+        assertThat(FailureClassifier.classify(401, "invalid_grant; token has been revoked", echo))
+                .as("a second marker the client did not send still counts")
+                .isEqualTo(FailureClass.PERMANENT);
     }
 
     @Test

@@ -102,10 +102,22 @@ class OutcomeClassifierTests {
         }
 
         @Test
-        void permanentTextBeatsNotAFailureStatus() {
+        void permanentTextNeverMakesANotAFailureStatusAFailure() {
             assertThat(classify(UpstreamOutcome.response(
                             400, "{\"error\":{\"message\":\"Token has been revoked\"}}", false)))
-                    .isInstanceOf(Verdict.Permanent.class);
+                    .isEqualTo(new Verdict.NotAFailure(400));
+        }
+
+        @Test
+        void permanentTextOutsideTheErrorFieldsIsNotEvidence() {
+            String body = "{\"error\":{\"message\":\"Unauthorized\"},\"echo\":{\"model\":\"invalid_grant\"}}";
+            assertThat(classify(UpstreamOutcome.response(401, body, false))).isInstanceOf(Verdict.Transient.class);
+        }
+
+        @Test
+        void permanentTextInTheOAuthErrorDescriptionRevokes() {
+            String body = "{\"error\":\"unauthorized\",\"error_description\":\"Refresh token has been revoked\"}";
+            assertThat(classify(UpstreamOutcome.response(401, body, false))).isInstanceOf(Verdict.Permanent.class);
         }
 
         @Test
@@ -181,11 +193,12 @@ class OutcomeClassifierTests {
             assertThat(classify(UpstreamOutcome.response(401, body, false))).isInstanceOf(Verdict.QuotaExhausted.class);
         }
 
-        @Test
-        void quotaOnNotAFailureStatusStillCounts() {
-            assertThat(classify(
-                            UpstreamOutcome.response(402, "{\"error\":{\"message\":\"insufficient quota\"}}", false)))
-                    .isInstanceOf(Verdict.QuotaExhausted.class);
+        @ParameterizedTest(name = "quota text on {0} is not a failure")
+        @ValueSource(ints = {400, 402, 404, 422})
+        void quotaTextNeverMakesANotAFailureStatusAFailure(int status) {
+            assertThat(classify(UpstreamOutcome.response(
+                            status, "{\"error\":{\"message\":\"insufficient quota\"}}", false)))
+                    .isEqualTo(new Verdict.NotAFailure(status));
         }
 
         @Test

@@ -73,7 +73,7 @@ class AttemptDecisionTests {
     @Test
     void permanentAndQuotaFailOverWithoutRetry() {
         Verdict permanent = OutcomeClassifier.classify(
-                UpstreamOutcome.response(400, "{\"error\":{\"message\":\"invalid_grant\"}}", false));
+                UpstreamOutcome.response(401, "{\"error\":{\"message\":\"invalid_grant\"}}", false));
         Verdict quota = OutcomeClassifier.classify(UpstreamOutcome.response(
                 429, "{\"error\":{\"code\":\"insufficient_quota\",\"message\":\"no\"}}", false));
         assertThat(permanent).isInstanceOf(Verdict.Permanent.class);

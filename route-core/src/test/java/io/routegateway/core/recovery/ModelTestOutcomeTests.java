@@ -85,12 +85,20 @@ class ModelTestOutcomeTests {
 
     @Test
     void permanentTextRevokes() {
-        ModelTestOutcome outcome = test(UpstreamOutcome.response(400, "{\"error\":\"invalid_grant\"}", true));
+        ModelTestOutcome outcome = test(UpstreamOutcome.response(401, "{\"error\":\"invalid_grant\"}", true));
 
         assertThat(outcome.event())
                 .isInstanceOfSatisfying(
                         CredentialEvent.PermanentFailureRecorded.class,
                         e -> assertThat(e.kind()).isEqualTo("model_test_status"));
+    }
+
+    @Test
+    void permanentTextOnAClientSideStatusPublishesNothing() {
+        ModelTestOutcome outcome = test(UpstreamOutcome.response(400, "{\"error\":\"invalid_grant\"}", true));
+
+        assertThat(outcome.success()).isFalse();
+        assertThat(outcome.event()).isNull();
     }
 
     @Test

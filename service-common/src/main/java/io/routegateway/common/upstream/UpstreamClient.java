@@ -2,6 +2,7 @@ package io.routegateway.common.upstream;
 
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
+import io.routegateway.core.failure.ClientEcho;
 import io.routegateway.core.failure.OutcomeClassifier;
 import io.routegateway.core.failure.StreamCompletion;
 import io.routegateway.core.failure.UpstreamOutcome;
@@ -119,11 +121,13 @@ public class UpstreamClient {
             UniEmitter<? super T> emitter) {
         Exchange<T> exchange = new Exchange<>(emitter);
         emitter.onTermination(exchange::abandonIfPending);
+        // a marker in the answer that the request itself carried is the upstream quoting it back
+        ClientEcho echo = ClientEcho.of(request.body(), request.url());
         RequestOptions options;
         try {
             options = options(request, timeouts);
         } catch (IllegalArgumentException e) {
-            exchange.complete(failed("invalid upstream URL: " + e.getMessage(), modelTest));
+            exchange.complete(failed(invalidUrl(e), modelTest, echo));
             return;
         }
         String server = options.getHost() + ":" + options.getPort();
@@ -131,7 +135,7 @@ public class UpstreamClient {
         HttpClient client = Boolean.TRUE.equals(options.isSsl()) ? tls : cleartext;
         client.request(options).onComplete(connected -> {
             if (connected.failed()) {
-                exchange.complete(failed(describe(connected.cause(), timeouts, false, server), modelTest));
+                exchange.complete(failed(describe(connected.cause(), timeouts, false, server), modelTest, echo));
                 return;
             }
             HttpClientRequest outbound = connected.result();
@@ -143,7 +147,7 @@ public class UpstreamClient {
             }
             outbound.send(Buffer.buffer(request.body())).onComplete(headed -> {
                 if (headed.failed()) {
-                    exchange.complete(failed(describe(headed.cause(), timeouts, true, server), modelTest));
+                    exchange.complete(failed(describe(headed.cause(), timeouts, true, server), modelTest, echo));
                     return;
                 }
                 HttpClientResponse response = headed.result();
@@ -155,7 +159,7 @@ public class UpstreamClient {
                     stream.attach(
                             first -> exchange.complete(new UpstreamResponse.Streaming(first)),
                             outcome -> exchange.complete(
-                                    complete(status, response.headers(), Buffer.buffer(), outcome, headNanos)));
+                                    complete(status, response.headers(), Buffer.buffer(), outcome, headNanos, echo)));
                     return;
                 }
                 BufferedBody.read(vertx, outbound, response, timeouts, (body, error) -> {
@@ -165,7 +169,8 @@ public class UpstreamClient {
                             response.headers(),
                             body,
                             outcome(request, response, status, text, error, modelTest),
-                            headNanos));
+                            headNanos,
+                            echo));
                 });
             });
         });
@@ -235,6 +240,16 @@ public class UpstreamClient {
                 .setIdleTimeout(timeouts.readGap().toMillis());
     }
 
+    /**
+     * Why the URL was refused, without the URL itself: it holds the credential's base URL and
+     * whatever the request put in the path.
+     */
+    static String invalidUrl(IllegalArgumentException failure) {
+        String reason =
+                failure.getCause() instanceof URISyntaxException syntax ? syntax.getReason() : failure.getMessage();
+        return "invalid upstream URL" + (reason == null || reason.contains("://") ? "" : ": " + reason);
+    }
+
     private static UpstreamOutcome outcome(
             UpstreamRequest request,
             HttpClientResponse response,
@@ -249,21 +264,21 @@ public class UpstreamClient {
                 status, transportError, text, sse, sse && StreamCompletion.hasTerminalMarker(text), modelTest);
     }
 
-    private static UpstreamResponse.Complete failed(String transportError, boolean modelTest) {
+    private static UpstreamResponse.Complete failed(String transportError, boolean modelTest, ClientEcho echo) {
         UpstreamOutcome outcome = UpstreamOutcome.transportFailure(transportError, modelTest);
         return new UpstreamResponse.Complete(
                 null,
                 MultiMap.caseInsensitiveMultiMap(),
                 Buffer.buffer(),
                 outcome,
-                OutcomeClassifier.classify(outcome),
+                OutcomeClassifier.classify(outcome, echo),
                 -1);
     }
 
     private static UpstreamResponse.Complete complete(
-            int status, MultiMap headers, Buffer body, UpstreamOutcome outcome, long headNanos) {
+            int status, MultiMap headers, Buffer body, UpstreamOutcome outcome, long headNanos, ClientEcho echo) {
         return new UpstreamResponse.Complete(
-                status, headers, body, outcome, OutcomeClassifier.classify(outcome), headNanos);
+                status, headers, body, outcome, OutcomeClassifier.classify(outcome, echo), headNanos);
     }
 
     /**
