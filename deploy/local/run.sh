@@ -200,6 +200,7 @@ print_urls() {
 
 The route gateway is running:
   gateway-service   http://127.0.0.1:8080   (client API)
+  console           http://127.0.0.1:8081/console/   (sign in with the admin token: $LOCAL_ADMIN_TOKEN)
   state-service     http://127.0.0.1:8081   (admin API, token: $LOCAL_ADMIN_TOKEN)
   recovery-service  http://127.0.0.1:8082
   demo upstream     http://127.0.0.1:$DEMO_PORT   (behaviour control: /_control/accounts)

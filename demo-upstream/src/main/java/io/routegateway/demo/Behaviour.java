@@ -11,10 +11,16 @@ import java.util.Locale;
  * @param delayMs added latency before answering (0 = none)
  * @param cutAfterFrames for {@link Mode#STREAM_CUT}: data frames sent before the connection is cut
  *     (0 = cut before the first chunk)
+ * @param message for {@link Mode#ERROR_BODY}: the error envelope's message (null = a fixed text),
+ *     e.g. to show how a console renders an upstream text with markup
  */
-public record Behaviour(Mode mode, int status, String model, long delayMs, int cutAfterFrames) {
+public record Behaviour(Mode mode, int status, String model, long delayMs, int cutAfterFrames, String message) {
 
     public static final Behaviour HEALTHY = new Behaviour(Mode.HEALTHY, 200, null, 0, 0);
+
+    public Behaviour(Mode mode, int status, String model, long delayMs, int cutAfterFrames) {
+        this(mode, status, model, delayMs, cutAfterFrames, null);
+    }
 
     public enum Mode {
         /** A normal, complete answer. */

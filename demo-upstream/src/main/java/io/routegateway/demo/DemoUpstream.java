@@ -159,7 +159,7 @@ public final class DemoUpstream {
                 json(response, behaviour.status(), Replies.statusError(behaviour.status()));
                 return;
             case ERROR_BODY:
-                json(response, 200, Replies.errorBody());
+                json(response, 200, Replies.errorBody(behaviour.message()));
                 return;
             case QUOTA:
                 json(response, 200, Replies.quotaBody());
@@ -225,7 +225,8 @@ public final class DemoUpstream {
                             spec.path("status").asInt(429),
                             spec.hasNonNull("model") ? spec.get("model").asText() : null,
                             spec.path("delay_ms").asLong(0),
-                            spec.path("cut_after_frames").asInt(2));
+                            spec.path("cut_after_frames").asInt(2),
+                            spec.hasNonNull("message") ? spec.get("message").asText() : null);
                     setBehaviour(account, behaviour);
                     json(response, 200, JSON.writeValueAsString(describe()));
                     return;

@@ -3,6 +3,9 @@ package io.routegateway.demo;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 /** Canned bodies per protocol: complete answers, SSE streams with their terminal events, errors. */
 final class Replies {
 
@@ -101,8 +104,13 @@ final class Replies {
         return "{\"error\":{\"message\":\"" + message + "\",\"type\":\"" + type + "\",\"code\":\"" + type + "\"}}";
     }
 
-    static String errorBody() {
-        return "{\"error\":{\"message\":\"upstream model crashed while generating\",\"type\":\"upstream_error\",\"code\":\"upstream_error\"}}";
+    static String errorBody(String message) {
+        ObjectNode error = JsonNodeFactory.instance.objectNode();
+        error.putObject("error")
+                .put("message", message == null ? "upstream model crashed while generating" : message)
+                .put("type", "upstream_error")
+                .put("code", "upstream_error");
+        return error.toString();
     }
 
     static String quotaBody() {

@@ -94,6 +94,20 @@ class DemoUpstreamTests {
     }
 
     @Test
+    void anErrorBodyCarriesTheConfiguredMessageAsJsonText() throws Exception {
+        String markup = "<img src=x onerror=\"alert(1)\"> \"quoted\"";
+        upstream.setBehaviour("key-a", new Behaviour(Mode.ERROR_BODY, 200, null, 0, 0, markup));
+        HttpResponse<String> answer = post("/v1/chat/completions", "key-a", "{\"model\":\"m\"}");
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(answer.body())
+                        .path("error")
+                        .path("message")
+                        .asText())
+                .isEqualTo(markup);
+    }
+
+    @Test
     void aCutStreamHasNoTerminalEvent() {
         upstream.setBehaviour("key-a", new Behaviour(Mode.STREAM_CUT, 200, null, 0, 1));
         assertThatThrownBy(() -> post("/v1/messages", "key-a", "{\"model\":\"m\",\"stream\":true}"))

@@ -1,5 +1,7 @@
 package io.routegateway.core.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 /**
  * One entry of {@code config_json.model_mappings}: requests for {@code from} go upstream as {@code
  * to}. {@code from = "*"} is the catch-all (fallback) mapping; {@code to = "*"} or blank passes the
@@ -17,6 +19,8 @@ public record ModelMapping(String from, String to) {
         to = to == null ? "" : to.strip();
     }
 
+    /** Derived, not a wire property (also for the OpenAPI document, which would list it otherwise). */
+    @JsonIgnore
     public boolean isCatchAll() {
         return WILDCARD.equals(from);
     }

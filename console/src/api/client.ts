@@ -1,0 +1,124 @@
+import type { components } from './schema';
+
+/**
+ * The wire types, generated from the OpenAPI document that state-service serves
+ * (openapi/admin-api.json, kept equal to the served one by OpenApiWireTests). The document marks no
+ * property required, but every response carries every property (null when empty): `Wire` says so.
+ */
+type Wire<T> = T extends (infer U)[]
+  ? Wire<U>[]
+  : T extends object
+    ? { [K in keyof T]-?: Wire<Exclude<T[K], undefined>> }
+    : T;
+type Schemas = { [K in keyof components['schemas']]: Wire<components['schemas'][K]> };
+export type CredentialView = Schemas['CredentialView'];
+export type AccountState = Schemas['AccountState'];
+export type FailurePolicy = Schemas['FailurePolicy'];
+export type ModelView = Schemas['ModelView'];
+export type GroupView = Schemas['GroupView'];
+export type AccessKeyView = Schemas['AccessKeyView'];
+export type PoolHealthView = Schemas['PoolHealthView'];
+export type CredentialHealthView = Schemas['CredentialHealthView'];
+export type UnavailableModelView = Schemas['UnavailableModelView'];
+export type SettingsView = Schemas['SettingsView'];
+export type RouteCheckView = Schemas['RouteCheckView'];
+export type TimelineEntryView = Schemas['TimelineEntryView'];
+export type RequestLogView = Schemas['RequestLogView'];
+export type UsageView = Schemas['UsageView'];
+export type CreatedAccessKey = Schemas['CreatedAccessKey'];
+
+export interface Page<T> {
+  items: T[];
+  next_cursor?: string | null;
+}
+
+/** The admin API's one error shape: {"error":{"code","message"}}. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const API_BASE = '/admin/v1';
+
+const TOKEN_KEY = 'console.admin-token';
+
+/**
+ * The admin token lives in memory and in this tab's sessionStorage (so a reload keeps the session),
+ * never in localStorage or a URL; signing out or closing the tab forgets it.
+ */
+let token: string | null = readStoredToken();
+
+function readStoredToken(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function currentToken(): string | null {
+  return token;
+}
+
+export function setToken(value: string | null) {
+  token = value;
+  try {
+    if (value === null) sessionStorage.removeItem(TOKEN_KEY);
+    else sessionStorage.setItem(TOKEN_KEY, value);
+  } catch {
+    // storage refused (private mode): memory alone still works for this page
+  }
+}
+
+let onUnauthorized: () => void = () => {};
+
+export function whenUnauthorized(callback: () => void) {
+  onUnauthorized = callback;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown, authToken = token): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (authToken) headers.Authorization = `Bearer ${authToken}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(API_BASE + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'omit',
+    cache: 'no-store',
+  });
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!response.ok) {
+    const error = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
+    if (response.status === 401 && authToken === token) onUnauthorized();
+    throw new ApiError(response.status, error?.code ?? `http_${response.status}`, error?.message ?? response.statusText);
+  }
+  return parsed as T;
+}
+
+/** Model keys may contain '/', each segment is encoded on its own. */
+export function modelPath(credentialId: string, modelKey: string, action: string) {
+  const key = modelKey.split('/').map(encodeURIComponent).join('/');
+  return `/credentials/${encodeURIComponent(credentialId)}/models/${key}/${action}`;
+}
+
+export function query(params: Record<string, string | number | boolean | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}

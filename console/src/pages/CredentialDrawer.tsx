@@ -1,0 +1,615 @@
+import { useEffect, useState } from 'react';
+import {
+  Alert,
+  Button,
+  Card,
+  Drawer,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tabs,
+  Tag,
+  Timeline,
+  Typography,
+  message,
+  type FormInstance,
+} from 'antd';
+import { useTranslation } from 'react-i18next';
+import {
+  ApiError,
+  api,
+  modelPath,
+  type CredentialView,
+  type GroupView,
+  type ModelView,
+  type Page,
+  type TimelineEntryView,
+} from '../api/client';
+import { fieldsForCode, modelDisplayName, modelsToClear, statusTag } from '../health';
+import { useNow, usePolling } from '../hooks';
+import { secondsLeft } from './Credentials';
+
+const PLATFORMS = ['claude', 'codex', 'gemini', 'grok', 'openai'];
+
+interface RecoveryForm {
+  mode: 'off' | 'scheduled' | 'healthcheck';
+  times?: string[];
+  time_zone?: string;
+  interval_minutes?: number;
+}
+
+interface CredentialForm {
+  id?: string;
+  name: string;
+  platform: string;
+  kind: string;
+  base_url: string;
+  secret?: string;
+  model_mappings?: { from: string; to?: string }[];
+  priority?: number;
+  weight_mode: string;
+  weight?: number;
+  quota_remaining?: number | null;
+  group_ids?: string[];
+  enabled: boolean;
+  in_pool: boolean;
+  failure_policy: Record<string, number | boolean>;
+  recovery: RecoveryForm;
+}
+
+function toForm(view: CredentialView): CredentialForm {
+  const recovery = (view.recovery ?? { mode: "off" }) as unknown as RecoveryForm;
+  return {
+    name: view.name,
+    platform: view.platform,
+    kind: view.kind,
+    base_url: view.base_url,
+    model_mappings: (view.model_mappings ?? []).map((mapping) => ({ from: mapping.from, to: mapping.to ?? '' })),
+    priority: view.priority,
+    weight_mode: view.weight_mode,
+    weight: view.weight,
+    quota_remaining: view.quota_remaining ?? null,
+    group_ids: view.group_ids ?? [],
+    enabled: view.enabled,
+    in_pool: view.in_pool,
+    failure_policy: { ...(view.failure_policy as unknown as Record<string, number | boolean>) },
+    recovery: { ...recovery, mode: recovery.mode ?? 'off' },
+  };
+}
+
+function recoveryBody(recovery: RecoveryForm) {
+  if (recovery.mode === 'scheduled') {
+    return { mode: 'scheduled', times: recovery.times ?? [], ...(recovery.time_zone ? { time_zone: recovery.time_zone } : {}) };
+  }
+  if (recovery.mode === 'healthcheck') return { mode: 'healthcheck', interval_minutes: recovery.interval_minutes };
+  return { mode: 'off' };
+}
+
+/** Shows an API validation code under the fields it concerns; true when it could be placed. */
+export function showFieldErrors(form: FormInstance, error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  const fields = fieldsForCode(error.code, error.message);
+  if (fields.length === 0) return false;
+  form.setFields(fields.map((name) => ({ name, errors: [`${error.code}: ${error.message}`] })));
+  return true;
+}
+
+export function CredentialDrawer({
+  credentialId,
+  groups,
+  onClose,
+  onChanged,
+}: {
+  credentialId: string | null;
+  groups: GroupView[];
+  onClose: () => void;
+  onChanged: (id?: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<CredentialForm>();
+  const creating = credentialId === null;
+  const view = usePolling(
+    () => (credentialId ? api<CredentialView>('GET', `/credentials/${encodeURIComponent(credentialId)}`) : Promise.resolve(undefined)),
+    3000,
+    [credentialId],
+  );
+  const [loadedFor, setLoadedFor] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (creating) {
+      form.setFieldsValue({
+        platform: 'openai',
+        kind: 'api',
+        weight_mode: 'auto',
+        priority: 0,
+        enabled: true,
+        in_pool: true,
+        model_mappings: [],
+        failure_policy: {
+          retry_count: 2,
+          retry_interval_ms: 200,
+          semantic_error_threshold: 10,
+          cooldown_enabled: true,
+          cooldown_seconds: 10,
+          error_status_enabled: true,
+        },
+        recovery: { mode: 'off' },
+      });
+    } else if (view.data && loadedFor !== credentialId) {
+      // the form is filled once per credential; polling keeps only the read-only parts live
+      form.setFieldsValue(toForm(view.data));
+      setLoadedFor(credentialId);
+    }
+  }, [creating, view.data, credentialId, loadedFor, form]);
+
+  const save = async () => {
+    setFormError(null);
+    let values: CredentialForm;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    const body: Record<string, unknown> = {
+      name: values.name,
+      platform: values.platform,
+      kind: values.kind,
+      base_url: values.base_url,
+      model_mappings: (values.model_mappings ?? []).map((mapping) => ({ from: mapping.from, to: mapping.to ?? '' })),
+      priority: values.priority ?? 0,
+      weight_mode: values.weight_mode,
+      quota_remaining: values.quota_remaining ?? null,
+      group_ids: values.group_ids ?? [],
+      enabled: values.enabled,
+      in_pool: values.in_pool,
+      failure_policy: values.failure_policy,
+      recovery: recoveryBody(values.recovery ?? { mode: 'off' }),
+    };
+    if (values.weight_mode === 'manual') body.weight = values.weight;
+    if (values.secret) body.secret = values.secret;
+    if (creating && values.id) body.id = values.id;
+    setSaving(true);
+    try {
+      const saved = creating
+        ? await api<CredentialView>('POST', '/credentials', body)
+        : await api<CredentialView>('PATCH', `/credentials/${encodeURIComponent(credentialId!)}`, body);
+      form.setFieldValue('secret', undefined);
+      void message.success(t('saved'));
+      setLoadedFor(null);
+      onChanged(saved.id);
+      void view.reload();
+    } catch (e) {
+      if (!showFieldErrors(form, e)) {
+        setFormError(e instanceof ApiError ? `${e.code}: ${e.message}` : (e as Error).message);
+      } else if (e instanceof ApiError) {
+        setFormError(`${e.code}: ${e.message}`);
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const account = async (action: 'pause' | 'resume' | 'restore') => {
+    try {
+      await api('POST', `/credentials/${encodeURIComponent(credentialId!)}/${action}`);
+      void view.reload();
+      onChanged();
+    } catch (e) {
+      void message.error((e as Error).message);
+    }
+  };
+
+  const current = view.data;
+  const recoveryMode = Form.useWatch(['recovery', 'mode'], form);
+  const weightMode = Form.useWatch('weight_mode', form);
+  const cooldownEnabled = Form.useWatch(['failure_policy', 'cooldown_enabled'], form);
+
+  const basicTab = (
+    <>
+      {creating && (
+        <Form.Item name="id" label="id">
+          <Input placeholder="optional" />
+        </Form.Item>
+      )}
+      <Form.Item name="name" label={t('col.name')} rules={[{ required: true }]}>
+        <Input id="credential-name-input" />
+      </Form.Item>
+      <Space size="large" wrap>
+        <Form.Item name="platform" label={t('col.platform')}>
+          <Select style={{ width: 140 }} options={PLATFORMS.map((p) => ({ value: p, label: p }))} />
+        </Form.Item>
+        <Form.Item name="kind" label={t('col.kind')}>
+          <Select style={{ width: 140 }} options={['api', 'official'].map((k) => ({ value: k, label: k }))} />
+        </Form.Item>
+      </Space>
+      <Form.Item name="base_url" label={t('credential.baseUrl')} rules={[{ required: true }]}>
+        <Input id="credential-base-url" />
+      </Form.Item>
+      <Form.Item
+        name="secret"
+        label={t('credential.secret')}
+        extra={creating ? t('credential.secretHelpNew') : t('credential.secretHelpEdit')}
+        rules={creating ? [{ required: true }] : []}
+      >
+        <Input.Password id="credential-secret" autoComplete="new-password" visibilityToggle={false} />
+      </Form.Item>
+      <Typography.Title level={5}>{t('credential.mappings')}</Typography.Title>
+      <Form.List name="model_mappings">
+        {(fields, { add, remove }) => (
+          <>
+            {fields.map((field) => (
+              <Space key={field.key} align="baseline">
+                <Form.Item name={[field.name, 'from']} rules={[{ required: true }]}>
+                  <Input placeholder={t('credential.mappingFrom')} data-testid="mapping-from" />
+                </Form.Item>
+                <span>→</span>
+                <Form.Item name={[field.name, 'to']}>
+                  <Input placeholder={t('credential.mappingTo')} data-testid="mapping-to" />
+                </Form.Item>
+                <Button onClick={() => remove(field.name)}>−</Button>
+              </Space>
+            ))}
+            <Button onClick={() => add({ from: '', to: '' })} data-testid="mapping-add">
+              {t('credential.addMapping')}
+            </Button>
+          </>
+        )}
+      </Form.List>
+      <Space size="large" wrap style={{ marginTop: 16 }}>
+        <Form.Item name="priority" label={t('col.priority')}>
+          <InputNumber min={0} />
+        </Form.Item>
+        <Form.Item name="weight_mode" label={t('credential.weightMode')}>
+          <Radio.Group
+            options={[
+              { value: 'auto', label: t('weightAuto') },
+              { value: 'manual', label: t('weightManual') },
+            ]}
+          />
+        </Form.Item>
+        {weightMode === 'manual' && (
+          <Form.Item name="weight" label={t('col.weight')}>
+            <InputNumber min={1} max={100} />
+          </Form.Item>
+        )}
+        <Form.Item name="quota_remaining" label={t('credential.quota')}>
+          <InputNumber min={0} />
+        </Form.Item>
+      </Space>
+      <Form.Item name="group_ids" label={t('col.groups')}>
+        <Select mode="multiple" options={groups.map((group) => ({ value: group.id, label: group.name }))} />
+      </Form.Item>
+      <Space size="large">
+        <Form.Item name="enabled" label={t('col.enabled')} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+        <Form.Item name="in_pool" label={t('credential.inPool')} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </Space>
+    </>
+  );
+
+  const failureTab = (
+    <>
+      <Card size="small" title={t('credential.failurePolicy')} style={{ marginBottom: 16 }}>
+        <Space size="large" wrap>
+          <Form.Item name={['failure_policy', 'retry_count']} label={t('credential.retryCount')}>
+            <InputNumber id="policy-retry-count" />
+          </Form.Item>
+          <Form.Item name={['failure_policy', 'retry_interval_ms']} label={t('credential.retryInterval')}>
+            <InputNumber id="policy-retry-interval" />
+          </Form.Item>
+          <Form.Item name={['failure_policy', 'semantic_error_threshold']} label={t('credential.semanticThreshold')}>
+            <InputNumber id="policy-semantic-threshold" />
+          </Form.Item>
+        </Space>
+        <Space size="large" wrap>
+          <Form.Item
+            name={['failure_policy', 'cooldown_enabled']}
+            label={t('credential.cooldownEnabled')}
+            valuePropName="checked"
+          >
+            <Switch />
+          </Form.Item>
+          <Form.Item name={['failure_policy', 'cooldown_seconds']} label={t('credential.cooldownSeconds')}>
+            <InputNumber id="policy-cooldown-seconds" disabled={cooldownEnabled === false} />
+          </Form.Item>
+          <Form.Item
+            name={['failure_policy', 'error_status_enabled']}
+            label={t('credential.errorStatusEnabled')}
+            valuePropName="checked"
+          >
+            <Switch />
+          </Form.Item>
+        </Space>
+      </Card>
+      <Card size="small" title={t('credential.recovery')} style={{ marginBottom: 16 }}>
+        <Form.Item name={['recovery', 'mode']}>
+          <Radio.Group
+            data-testid="recovery-mode"
+            options={[
+              { value: 'off', label: t('credential.recoveryOff') },
+              { value: 'scheduled', label: t('credential.recoveryScheduled') },
+              { value: 'healthcheck', label: t('credential.recoveryHealthcheck') },
+            ]}
+          />
+        </Form.Item>
+        {recoveryMode === 'scheduled' && (
+          <Space size="large" wrap>
+            <Form.Item name={['recovery', 'times']} label={t('credential.recoveryTimes')}>
+              <Select mode="tags" style={{ minWidth: 220 }} tokenSeparators={[',', ' ']} open={false} />
+            </Form.Item>
+            <Form.Item name={['recovery', 'time_zone']} label={t('credential.recoveryTimeZone')}>
+              <Input style={{ width: 200 }} placeholder="Asia/Shanghai" />
+            </Form.Item>
+          </Space>
+        )}
+        {recoveryMode === 'healthcheck' && (
+          <Form.Item name={['recovery', 'interval_minutes']} label={t('credential.recoveryInterval')}>
+            <InputNumber />
+          </Form.Item>
+        )}
+      </Card>
+      {credentialId ? <ModelStatusSection credentialId={credentialId} /> : <Alert message={t('credential.saveFirst')} />}
+    </>
+  );
+
+  return (
+    <Drawer
+      open
+      width={860}
+      onClose={onClose}
+      destroyOnClose
+      title={
+        <Space>
+          {creating ? t('credential.new') : t('credential.edit')}
+          {current && <Tag data-testid="drawer-status">{statusTag(current.status, current.account?.transient_failure_count ?? 0, t)}</Tag>}
+        </Space>
+      }
+      extra={
+        <Space>
+          {!creating && current && (
+            <>
+              {current.status === 'paused' ? (
+                <Button onClick={() => account('resume')} data-testid="account-resume">
+                  {t('credential.resume')}
+                </Button>
+              ) : (
+                <Button onClick={() => account('pause')} data-testid="account-pause">
+                  {t('credential.pause')}
+                </Button>
+              )}
+              {['error', 'warning', 'revoked'].includes(current.status) && (
+                <Button onClick={() => account('restore')} data-testid="account-restore">
+                  {t('credential.restore')}
+                </Button>
+              )}
+            </>
+          )}
+          <Button type="primary" onClick={save} loading={saving} data-testid="credential-save">
+            {t('save')}
+          </Button>
+        </Space>
+      }
+    >
+      {current && !current.config_json_valid && <Alert type="warning" message={t('credential.configInvalid')} />}
+      {formError && <Alert type="error" message={formError} style={{ marginBottom: 12 }} data-testid="form-error" />}
+      <Form form={form} layout="vertical" autoComplete="off">
+        <Tabs
+          items={[
+            { key: 'basic', label: t('credential.basic'), children: basicTab, forceRender: true },
+            { key: 'failure', label: <span data-testid="tab-failure">{t('credential.failureHandling')}</span>, children: failureTab, forceRender: true },
+            ...(credentialId
+              ? [
+                  { key: 'test', label: <span data-testid="tab-test">{t('credential.test')}</span>, children: <ModelTest credentialId={credentialId} /> },
+                  {
+                    key: 'timeline',
+                    label: <span data-testid="tab-timeline">{t('credential.timeline')}</span>,
+                    children: <HealthTimeline credentialId={credentialId} />,
+                  },
+                ]
+              : []),
+          ]}
+        />
+      </Form>
+    </Drawer>
+  );
+}
+
+/** 模型状态: every known model with 暂停/恢复 and 解除 per row, 全部解除 in the header. */
+function ModelStatusSection({ credentialId }: { credentialId: string }) {
+  const { t } = useTranslation();
+  const models = usePolling(() => api<ModelView[]>('GET', `/credentials/${encodeURIComponent(credentialId)}/models`), 3000, [credentialId]);
+  const now = useNow();
+  const [busy, setBusy] = useState(false);
+  const rows = models.data ?? [];
+  const toClear = modelsToClear(rows);
+
+  const act = async (modelKey: string, action: 'pause' | 'resume' | 'clear') => {
+    try {
+      await api('POST', modelPath(credentialId, modelKey, action));
+      void models.reload();
+    } catch (e) {
+      void message.error((e as Error).message);
+    }
+  };
+
+  const clearAll = async () => {
+    setBusy(true);
+    try {
+      for (const key of toClear) await api('POST', modelPath(credentialId, key, 'clear'));
+    } catch (e) {
+      void message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+      void models.reload();
+    }
+  };
+
+  return (
+    <Card
+      size="small"
+      title={t('credential.modelStatus')}
+      extra={
+        <Button size="small" onClick={clearAll} disabled={toClear.length === 0} loading={busy} data-testid="models-clear-all">
+          {t('credential.clearAll')}
+        </Button>
+      }
+      data-testid="model-status"
+    >
+      <Table<ModelView>
+        rowKey="model_key"
+        size="small"
+        pagination={false}
+        dataSource={rows}
+        onRow={(row) => ({ 'data-model-key': row.model_key }) as React.HTMLAttributes<HTMLElement>}
+        columns={[
+          {
+            title: t('col.model'),
+            render: (_, row) => modelDisplayName(row.model_key, row.aliases, row.mapping_removed, t),
+          },
+          {
+            title: t('col.status'),
+            render: (_, row) => {
+              const left = secondsLeft(row.remaining_cooldown_seconds, models.receivedAt, now);
+              const reason = row.reason === 'cooling' && left === null ? null : row.reason;
+              return reason ? (
+                <Space size={4}>
+                  <Tag color={reason === 'paused' ? 'default' : 'orange'} data-testid="model-reason">
+                    {t(`reason.${reason}`)}
+                  </Tag>
+                  {left !== null && <span>{t('remaining', { count: left })}</span>}
+                </Space>
+              ) : (
+                <Tag color="green" data-testid="model-reason">
+                  {t('credential.available')}
+                </Tag>
+              );
+            },
+          },
+          {
+            title: t('col.failures'),
+            render: (_, row) => (row.transient_failure_count > 0 ? t('errorsTag', { count: row.transient_failure_count }) : ''),
+          },
+          {
+            title: t('lastFailure'),
+            render: (_, row) => (
+              <Typography.Text type="secondary" ellipsis={{ tooltip: row.last_failure_message }} style={{ maxWidth: 220 }}>
+                {row.last_failure_message}
+              </Typography.Text>
+            ),
+          },
+          {
+            title: t('col.actions'),
+            render: (_, row) => (
+              <Space>
+                {row.status === 'paused' ? (
+                  <Button size="small" onClick={() => act(row.model_key, 'resume')} data-testid="model-resume">
+                    {t('credential.resumeModel')}
+                  </Button>
+                ) : (
+                  <Button size="small" onClick={() => act(row.model_key, 'pause')} data-testid="model-pause">
+                    {t('credential.pauseModel')}
+                  </Button>
+                )}
+                <Button
+                  size="small"
+                  onClick={() => act(row.model_key, 'clear')}
+                  disabled={!row.has_row || row.status === 'paused'}
+                  data-testid="model-clear"
+                >
+                  {t('credential.clearModel')}
+                </Button>
+              </Space>
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function ModelTest({ credentialId }: { credentialId: string }) {
+  const { t } = useTranslation();
+  const [model, setModel] = useState('');
+  const [result, setResult] = useState<{ ok: boolean; body: unknown } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    setResult(null);
+    try {
+      const body = await api<unknown>('POST', `/credentials/${encodeURIComponent(credentialId)}/test`, model ? { model } : {});
+      const passed = (body as { success?: boolean; passed?: boolean } | null);
+      setResult({ ok: passed?.success ?? passed?.passed ?? true, body });
+    } catch (e) {
+      setResult({ ok: false, body: e instanceof ApiError ? { code: e.code, message: e.message } : String(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Space>
+        <Input placeholder={t('credential.testModel')} value={model} onChange={(e) => setModel(e.target.value)} style={{ width: 300 }} />
+        <Button onClick={run} loading={busy} data-testid="model-test-run">
+          {t('credential.runTest')}
+        </Button>
+      </Space>
+      {result && (
+        <Alert
+          type={result.ok ? 'success' : 'error'}
+          message={result.ok ? t('credential.testPassed') : t('credential.testFailed')}
+          description={<pre style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{JSON.stringify(result.body, null, 2)}</pre>}
+          data-testid="model-test-result"
+        />
+      )}
+    </Space>
+  );
+}
+
+function HealthTimeline({ credentialId }: { credentialId: string }) {
+  const { t } = useTranslation();
+  const timeline = usePolling(
+    () => api<Page<TimelineEntryView>>('GET', `/credentials/${encodeURIComponent(credentialId)}/timeline?limit=100`),
+    5000,
+    [credentialId],
+  );
+  const items = timeline.data?.items ?? [];
+  if (items.length === 0) return <Typography.Text type="secondary">{t('credential.timelineEmpty')}</Typography.Text>;
+  return (
+    <Timeline
+      data-testid="timeline"
+      items={items.map((entry) => ({
+        key: entry.id,
+        color: entry.to === 'ok' || entry.to === 'available' ? 'green' : 'orange',
+        children: (
+          <div>
+            <Typography.Text strong>
+              {new Date(entry.occurred_at).toLocaleString()} · {entry.model_key ?? t('credential.account')}
+            </Typography.Text>
+            <div>
+              {t('credential.entered')}: {entry.from ?? '—'} → {entry.to}
+            </div>
+            <div>
+              {t('credential.why')}: {entry.cause}
+            </div>
+            {entry.until && (
+              <div>
+                {t('credential.until')}: {new Date(entry.until).toLocaleString()}
+              </div>
+            )}
+            {entry.detail && <Typography.Text type="secondary">{entry.detail}</Typography.Text>}
+          </div>
+        ),
+      }))}
+    />
+  );
+}

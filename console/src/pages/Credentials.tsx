@@ -1,0 +1,244 @@
+import { useMemo, useState } from 'react';
+import { Alert, Button, Popconfirm, Popover, Space, Switch, Table, Tag, Typography, message } from 'antd';
+import { useTranslation } from 'react-i18next';
+import {
+  api,
+  type CredentialHealthView,
+  type CredentialView,
+  type GroupView,
+  type PoolHealthView,
+  type UnavailableModelView,
+} from '../api/client';
+import { modelDisplayName, statusColor, statusTag } from '../health';
+import { useNow, usePolling } from '../hooks';
+import { CredentialDrawer } from './CredentialDrawer';
+
+/** A countdown measured on the browser's clock from the moment the answer arrived. */
+export function secondsLeft(remainingAtReceipt: number | null | undefined, receivedAt: number, now: number): number | null {
+  if (remainingAtReceipt === null || remainingAtReceipt === undefined) return null;
+  const left = Math.ceil((receivedAt + remainingAtReceipt * 1000 - now) / 1000);
+  return left > 0 ? left : null;
+}
+
+/** Models still unavailable at `now`: a cooldown that ran out locally no longer counts. */
+export function stillUnavailable(models: readonly UnavailableModelView[], receivedAt: number, now: number) {
+  return models.filter((model) => model.reason !== 'cooling' || secondsLeft(model.remaining_seconds, receivedAt, now) !== null);
+}
+
+export function StatusCell({ health, receivedAt }: { health: CredentialHealthView; receivedAt: number }) {
+  const { t } = useTranslation();
+  const now = useNow();
+  const cooling = secondsLeft(health.cooldown_remaining_seconds, receivedAt, now);
+  const unavailable = stillUnavailable(health.unavailable_models ?? [], receivedAt, now);
+  const tag = statusTag(health.status, health.failure_count, t);
+  const tagPanel = (
+    <div style={{ maxWidth: 420 }} data-testid="status-panel">
+      {health.last_failure_kind && (
+        <div>
+          <Typography.Text type="secondary">{t('lastFailureKind')}: </Typography.Text>
+          {health.last_failure_kind}
+        </div>
+      )}
+      {health.last_failure_message && (
+        <div>
+          <Typography.Text type="secondary">{t('lastFailure')}: </Typography.Text>
+          <span data-testid="status-last-failure">{health.last_failure_message}</span>
+        </div>
+      )}
+      {(health.reminders ?? []).map((reminder) => (
+        <div
+          key={reminder.code}
+          data-testid={`reminder-${reminder.code}`}
+          style={{ marginTop: 8, color: reminder.code === 'budget_pool' ? '#1677ff' : undefined }}
+        >
+          {t(`reminders.${reminder.code}`, { defaultValue: reminder.text })}
+        </div>
+      ))}
+    </div>
+  );
+  const hasPanel = Boolean(health.last_failure_kind || health.last_failure_message || (health.reminders ?? []).length > 0);
+  return (
+    <Space size={4} wrap>
+      {hasPanel ? (
+        <Popover content={tagPanel} title={tag}>
+          <Tag color={statusColor(health.status, health.failure_count)} data-testid="status-tag">
+            {tag}
+          </Tag>
+        </Popover>
+      ) : (
+        <Tag color={statusColor(health.status, health.failure_count)} data-testid="status-tag">
+          {tag}
+        </Tag>
+      )}
+      {cooling !== null && (
+        <Tag color="blue" data-testid="cooldown-badge">
+          {t('coolingBadge', { count: cooling })}
+        </Tag>
+      )}
+      {unavailable.length > 0 && (
+        <Popover
+          title={t('modelsUnavailable', { count: unavailable.length })}
+          content={<UnavailableModelsPanel models={unavailable} receivedAt={receivedAt} now={now} />}
+        >
+          <Tag color="orange" data-testid="models-badge">
+            {t('modelsUnavailable', { count: unavailable.length })}
+          </Tag>
+        </Popover>
+      )}
+    </Space>
+  );
+}
+
+/** The hover panel of 模型 N 不可用: upstream name (aliases), reason, time left, last failure message. */
+export function UnavailableModelsPanel({ models, receivedAt, now }: { models: UnavailableModelView[]; receivedAt: number; now: number }) {
+  const { t } = useTranslation();
+  return (
+    <div style={{ maxWidth: 480 }} data-testid="models-panel">
+      {models.map((model) => {
+        const left = secondsLeft(model.remaining_seconds, receivedAt, now);
+        return (
+          <div key={model.model_key} style={{ marginBottom: 8 }} data-testid="models-panel-row">
+            <Typography.Text strong>
+              {modelDisplayName(model.model_key, model.aliases, model.mapping_removed, t)}
+            </Typography.Text>
+            <div>
+              <Tag>{t(`reason.${model.reason}`, { defaultValue: model.reason })}</Tag>
+              {left !== null && <span data-testid="models-panel-remaining">{t('remaining', { count: left })}</span>}
+            </div>
+            {model.last_failure_message && (
+              <Typography.Text type="secondary" data-testid="models-panel-message">
+                {model.last_failure_message}
+              </Typography.Text>
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+export function CredentialsPage() {
+  const { t } = useTranslation();
+  const credentials = usePolling(() => api<CredentialView[]>('GET', '/credentials'));
+  const health = usePolling(() => api<PoolHealthView>('GET', '/health'));
+  const groups = usePolling(() => api<GroupView[]>('GET', '/groups'), 15000);
+  const [editing, setEditing] = useState<string | null | undefined>(undefined);
+
+  const healthById = useMemo(() => {
+    const map = new Map<string, CredentialHealthView>();
+    for (const item of health.data?.items ?? []) map.set(item.id, item);
+    return map;
+  }, [health.data]);
+  const groupNames = useMemo(() => new Map((groups.data ?? []).map((group) => [group.id, group.name])), [groups.data]);
+
+  const reloadAll = () => {
+    void credentials.reload();
+    void health.reload();
+  };
+
+  const setEnabled = async (id: string, enabled: boolean) => {
+    try {
+      await api('PATCH', `/credentials/${encodeURIComponent(id)}`, { enabled });
+      reloadAll();
+    } catch (e) {
+      void message.error((e as Error).message);
+    }
+  };
+
+  const archive = async (id: string) => {
+    await api('DELETE', `/credentials/${encodeURIComponent(id)}`);
+    reloadAll();
+  };
+
+  return (
+    <>
+      <Space style={{ marginBottom: 16 }}>
+        <Button type="primary" onClick={() => setEditing(null)} data-testid="credential-create">
+          {t('create')}
+        </Button>
+        <Typography.Text type="secondary">{t('updatedLive')}</Typography.Text>
+      </Space>
+      {credentials.error && <Alert type="error" message={credentials.error.message} />}
+      <Table<CredentialView>
+        rowKey="id"
+        size="middle"
+        loading={credentials.data === undefined && !credentials.error}
+        dataSource={credentials.data ?? []}
+        pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        onRow={(row) => ({ 'data-credential-id': row.id }) as React.HTMLAttributes<HTMLElement>}
+        columns={[
+          {
+            title: t('col.name'),
+            render: (_, row) => (
+              <div>
+                <Typography.Link onClick={() => setEditing(row.id)} data-testid="credential-name">
+                  {row.name}
+                </Typography.Link>
+                <div>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {row.id}
+                  </Typography.Text>
+                </div>
+              </div>
+            ),
+          },
+          { title: t('col.platform'), dataIndex: 'platform' },
+          { title: t('col.kind'), dataIndex: 'kind' },
+          { title: t('col.priority'), dataIndex: 'priority' },
+          {
+            title: t('col.weight'),
+            render: (_, row) =>
+              row.weight_mode === 'auto' ? t('weightAuto') : `${t('weightManual')} ${row.weight}`,
+          },
+          {
+            title: t('col.groups'),
+            render: (_, row) => (row.group_ids ?? []).map((id) => <Tag key={id}>{groupNames.get(id) ?? id}</Tag>),
+          },
+          {
+            title: t('col.enabled'),
+            render: (_, row) => (
+              <Switch checked={row.enabled} size="small" onChange={(checked) => void setEnabled(row.id, checked)} />
+            ),
+          },
+          {
+            title: t('col.status'),
+            render: (_, row) => {
+              const item = healthById.get(row.id);
+              return item ? (
+                <StatusCell health={item} receivedAt={health.receivedAt} />
+              ) : (
+                <Tag>{statusTag(row.status, row.account?.transient_failure_count ?? 0, t)}</Tag>
+              );
+            },
+          },
+          {
+            title: t('col.actions'),
+            render: (_, row) => (
+              <Space>
+                <Button size="small" onClick={() => setEditing(row.id)} data-testid="credential-edit">
+                  {t('edit')}
+                </Button>
+                <Popconfirm title={t('confirmArchive')} onConfirm={() => archive(row.id)}>
+                  <Button size="small" danger>
+                    {t('archive')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing !== undefined && (
+        <CredentialDrawer
+          credentialId={editing}
+          groups={groups.data ?? []}
+          onClose={() => setEditing(undefined)}
+          onChanged={(id) => {
+            reloadAll();
+            if (id) setEditing(id);
+          }}
+        />
+      )}
+    </>
+  );
+}

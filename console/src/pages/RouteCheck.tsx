@@ -1,0 +1,196 @@
+import { useState } from 'react';
+import { Alert, Button, Card, Collapse, Descriptions, Form, Input, Select, Space, Steps, Table, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { ApiError, api, type AccessKeyView, type RouteCheckView } from '../api/client';
+import { usePolling } from '../hooks';
+import { REASON_CODES, reasonCode } from '../reasonCodes';
+import { PROTOCOLS } from './AccessKeys';
+
+type Trace = NonNullable<RouteCheckView['trace']>;
+type GroupTrace = Trace['groups'][number];
+
+const VERDICT_COLOR: Record<string, string> = {
+  SELECTED: 'green',
+  ELIGIBLE: 'blue',
+  COOLING: 'orange',
+  DROPPED: 'red',
+  NOT_EVALUATED: 'default',
+};
+
+function ReasonTag({ code }: { code?: string | null }) {
+  if (!code) return null;
+  return (
+    <Tag color="red" data-testid="trace-reason">
+      {code}
+    </Tag>
+  );
+}
+
+function GroupSteps({ group }: { group: GroupTrace }) {
+  const { t } = useTranslation();
+  return (
+    <Card
+      size="small"
+      style={{ marginBottom: 12 }}
+      title={
+        <Space>
+          <Tag color={VERDICT_COLOR[group.verdict]}>{group.verdict}</Tag>
+          {group.group_name ?? group.group_id}
+          <Typography.Text type="secondary">{t('routeCheck.failover', { n: group.failover_position })}</Typography.Text>
+          <ReasonTag code={group.reason} />
+        </Space>
+      }
+      data-testid="trace-group"
+    >
+      {group.detail && <Typography.Paragraph type="secondary">{group.detail}</Typography.Paragraph>}
+      {(group.credentials ?? []).map((credential) => (
+        <div key={credential.credential_id} style={{ marginBottom: 12 }} data-testid="trace-credential">
+          <Space wrap>
+            <Typography.Text strong>{credential.credential_name ?? credential.credential_id}</Typography.Text>
+            <Tag color={VERDICT_COLOR[credential.verdict]}>{credential.verdict}</Tag>
+            <ReasonTag code={credential.reason} />
+            {credential.model_key && <Typography.Text code>{credential.model_key}</Typography.Text>}
+            {credential.recovery_at && (
+              <Typography.Text type="secondary">
+                {t('routeCheck.recoveryAt')}: {new Date(credential.recovery_at).toLocaleString()}
+              </Typography.Text>
+            )}
+          </Space>
+          <Steps
+            size="small"
+            style={{ marginTop: 6 }}
+            current={[1, 2, 3, 5, 6].indexOf(credential.step)}
+            status={credential.verdict === 'DROPPED' ? 'error' : credential.verdict === 'NOT_EVALUATED' ? 'wait' : 'finish'}
+            items={[1, 2, 3, 5, 6].map((step) => ({ title: `${step}. ${t(`routeCheck.steps.${step}`)}` }))}
+          />
+          {credential.detail && <Typography.Text type="secondary">{credential.detail}</Typography.Text>}
+        </div>
+      ))}
+    </Card>
+  );
+}
+
+export function RouteCheckPage() {
+  const { t } = useTranslation();
+  const keys = usePolling(() => api<AccessKeyView[]>('GET', '/access-keys'), 0);
+  const [form] = Form.useForm();
+  const [result, setResult] = useState<RouteCheckView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const run = async () => {
+    const values = await form.validateFields();
+    setBusy(true);
+    setError(null);
+    try {
+      const body: Record<string, unknown> = { protocol: values.protocol, model: values.model };
+      if (values.access_key) body.access_key = values.access_key.trim();
+      else body.access_key_id = values.access_key_id;
+      if (values.prompt) body.prompt = values.prompt;
+      setResult(await api<RouteCheckView>('POST', '/route-check', body));
+    } catch (e) {
+      setResult(null);
+      setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const known = reasonCode(result?.reason_code);
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} size="large">
+      <Typography.Paragraph type="secondary">{t('routeCheck.intro')}</Typography.Paragraph>
+      <Form form={form} layout="inline" initialValues={{ protocol: 'openai_chat' }} onFinish={run}>
+        <Form.Item name="access_key" label={t('routeCheck.key')}>
+          <Input.Password id="route-check-key" style={{ width: 260 }} autoComplete="off" />
+        </Form.Item>
+        <Form.Item name="access_key_id" label={t('routeCheck.keyId')}>
+          <Select allowClear style={{ width: 200 }} options={(keys.data ?? []).map((k) => ({ value: k.id, label: k.name }))} />
+        </Form.Item>
+        <Form.Item name="protocol" label={t('routeCheck.protocol')}>
+          <Select style={{ width: 180 }} options={PROTOCOLS.map((p) => ({ value: p, label: p }))} />
+        </Form.Item>
+        <Form.Item name="model" label={t('routeCheck.model')}>
+          <Input id="route-check-model" style={{ width: 180 }} />
+        </Form.Item>
+        <Form.Item name="prompt" label={t('routeCheck.prompt')}>
+          <Input style={{ width: 220 }} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={busy} id="route-check-run">
+          {t('routeCheck.run')}
+        </Button>
+      </Form>
+      {error && <Alert type="error" message={error} data-testid="route-check-error" />}
+      {result && (
+        <Card data-testid="route-check-result">
+          <Descriptions column={1} bordered size="small">
+            <Descriptions.Item label={t('col.result')}>
+              <Tag color={result.decision === 'selected' ? 'green' : 'red'} data-testid="route-check-decision">
+                {result.decision === 'selected' ? t('routeCheck.selected') : t('routeCheck.refused')}
+              </Tag>
+              {result.http_status && <Tag>HTTP {result.http_status}</Tag>}
+              {result.selected?.from_cooling_fallback && <Tag color="orange">{t('routeCheck.fromCoolingFallback')}</Tag>}
+            </Descriptions.Item>
+            {result.selected && (
+              <Descriptions.Item label={t('col.credential')}>
+                {result.selected.group_name} → {result.selected.credential_name} ({result.selected.model_key} → {result.selected.upstream_model})
+              </Descriptions.Item>
+            )}
+            {result.reason_code && (
+              <>
+                <Descriptions.Item label={t('routeCheck.reasonCode')}>
+                  <Typography.Text code data-testid="route-check-reason">
+                    {result.reason_code}
+                  </Typography.Text>
+                </Descriptions.Item>
+                <Descriptions.Item label={t('routeCheck.meaning')}>
+                  <span data-testid="route-check-meaning">{result.meaning ?? known?.meaning}</span>
+                </Descriptions.Item>
+                <Descriptions.Item label={t('routeCheck.howToHandle')}>
+                  <span data-testid="route-check-how">{result.how_to_handle ?? known?.howToHandle}</span>
+                </Descriptions.Item>
+                {result.message && <Descriptions.Item label="message">{result.message}</Descriptions.Item>}
+              </>
+            )}
+            {result.earliest_recovery_at && (
+              <Descriptions.Item label={t('routeCheck.recoveryAt')}>{new Date(result.earliest_recovery_at).toLocaleString()}</Descriptions.Item>
+            )}
+          </Descriptions>
+          <Typography.Title level={5} style={{ marginTop: 16 }}>
+            {t('routeCheck.trace')}
+          </Typography.Title>
+          <Card size="small" style={{ marginBottom: 12 }}>
+            <Space>
+              {t('routeCheck.access')}:
+              {result.trace?.access_refusal ? <ReasonTag code={result.trace.access_refusal} /> : <Tag color="green">{t('routeCheck.accessOk')}</Tag>}
+            </Space>
+          </Card>
+          {(result.trace?.groups ?? []).map((group) => (
+            <GroupSteps key={group.group_id} group={group} />
+          ))}
+        </Card>
+      )}
+      <Collapse
+        items={[
+          {
+            key: 'codes',
+            label: t('routeCheck.codes'),
+            children: (
+              <Table
+                rowKey="code"
+                size="small"
+                pagination={false}
+                dataSource={REASON_CODES}
+                columns={[
+                  { title: t('routeCheck.reasonCode'), dataIndex: 'code' },
+                  { title: t('routeCheck.meaning'), dataIndex: 'meaning' },
+                  { title: t('routeCheck.howToHandle'), dataIndex: 'howToHandle' },
+                ]}
+              />
+            ),
+          },
+        ]}
+      />
+    </Space>
+  );
+}

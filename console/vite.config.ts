@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// Built into the Maven output, where state-service serves it as a static resource at /console.
+export default defineConfig({
+  base: '/console/',
+  plugins: [react()],
+  build: {
+    outDir: process.env.CONSOLE_OUT_DIR ?? 'target/classes/META-INF/resources/console',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2500,
+    // No inline scripts or eval: the page runs under script-src 'self'.
+    modulePreload: { polyfill: false },
+  },
+  server: {
+    proxy: { '/admin': 'http://127.0.0.1:8081' },
+  },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test-setup.ts'],
+  },
+});
