@@ -139,19 +139,38 @@ class HealthcheckRecoveryTests extends RecoveryIntegrationTest {
     }
 
     @Test
-    void accountsThatDoNotNeedRecoveryOrArePausedAreNotProbed() {
+    void accountsThatDoNotNeedRecoveryOrAreRevokedAreNotProbed() {
         upstream.replySuccess();
         String healthy =
                 credentials.insert(credential().baseUrl(upstream.baseUrl()).config(FOUR_MODELS_EVERY_30_MINUTES));
-        String paused = credentials.insert(
-                credential().status("paused").baseUrl(upstream.baseUrl()).config(FOUR_MODELS_EVERY_30_MINUTES));
         String revoked = credentials.insert(
                 credential().status("revoked").baseUrl(upstream.baseUrl()).config(FOUR_MODELS_EVERY_30_MINUTES));
 
         TickReport report = tickAt(NOW);
 
         assertThat(report.probed()).isZero();
-        assertThat(List.of(healthy, paused, revoked))
+        assertThat(List.of(healthy, revoked))
                 .allSatisfy(id -> assertThat(probesOf(id)).isEmpty());
+    }
+
+    @Test
+    void aPausedAccountIsProbedAndAPassIsItsExplicitTestRecovery() {
+        upstream.replySuccess();
+        String paused = credentials.insert(
+                credential().status("paused").baseUrl(upstream.baseUrl()).config(FOUR_MODELS_EVERY_30_MINUTES));
+
+        TickReport report = tickAt(NOW);
+
+        assertThat(report.probed()).isEqualTo(1);
+        assertThat(probesOf(paused))
+                .singleElement()
+                .satisfies(request -> assertThat(request.body()).contains("\"model\":\"up-alpha\""));
+        assertThat(outcomesAfterProbe(paused, 1))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        CredentialEvent.ModelTestSucceeded.class,
+                        success -> assertThat(success.explicitTest())
+                                .as("a pass is the explicit-test recovery that brings the paused account back")
+                                .isTrue());
     }
 }

@@ -133,11 +133,11 @@ class ScheduledRecoveryTests extends RecoveryIntegrationTest {
 
         assertThat(before.walked()).as("archived accounts are not walked").isEqualTo(10);
         assertThat(report.failed()).isZero();
-        assertThat(report.reactivated()).isEqualTo(3);
+        assertThat(report.reactivated()).isEqualTo(4);
         await().atMost(Duration.ofSeconds(20))
-                .untilAsserted(() -> assertThat(List.of(error, cooling, parkedModel))
+                .untilAsserted(() -> assertThat(List.of(error, cooling, parkedModel, paused))
                         .allSatisfy(id -> assertThat(topics.outcomes(id)).hasSize(1)));
-        assertThat(List.of(healthy, onlyPausedModel, revoked, paused, archived, off, corruptConfig, corruptRule))
+        assertThat(List.of(healthy, onlyPausedModel, revoked, archived, off, corruptConfig, corruptRule))
                 .allSatisfy(id -> assertThat(topics.outcomes(id)).isEmpty());
     }
 }

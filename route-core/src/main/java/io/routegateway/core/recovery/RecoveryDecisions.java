@@ -151,8 +151,9 @@ public final class RecoveryDecisions {
     }
 
     /**
-     * One account on one tick. Paused accounts get nothing: neither reactivation nor a passing test
-     * lifts a manual pause, so probing would only burn quota.
+     * One account on one tick. An account pause is recovered by the account's own rule like any
+     * other non-ok status (the spec's {@code needs_recovery} and {@code status != 'revoked'}); model
+     * pauses are never lifted here: reactivation keeps them and the probe skips them.
      *
      * @param previousTick null on the first tick after start
      * @param lastProbe null when this process has not probed the account yet
@@ -166,10 +167,7 @@ public final class RecoveryDecisions {
             Instant previousTick,
             Instant thisTick,
             Instant lastProbe) {
-        if (config == null
-                || config.mode() == RecoveryMode.OFF
-                || !needsRecovery(health)
-                || health.account().status() == AccountStatus.PAUSED) {
+        if (config == null || config.mode() == RecoveryMode.OFF || !needsRecovery(health)) {
             return RecoveryAction.NOTHING;
         }
         if (config.mode() == RecoveryMode.SCHEDULED) {

@@ -127,6 +127,11 @@ public final class StateTransition {
      */
     private static CredentialHealth transientFailure(
             CredentialProfile profile, CredentialHealth health, TransientFailureRecorded failure, Instant at) {
+        if (isPausedOrRevoked(health.account())) {
+            // "accounts already revoked or paused are never modified": a failing test on such an
+            // account answers the user, it neither counts nor flips a model row
+            return health;
+        }
         FailurePolicy policy = profile.failurePolicy();
         Integer cooldownSeconds = policy.effectiveCooldownSeconds();
         Instant cooldownEnd = cooldownSeconds == null ? null : at.plusSeconds(cooldownSeconds);
@@ -244,7 +249,7 @@ public final class StateTransition {
     private static CredentialHealth quotaExhaustion(
             FailurePolicy policy, CredentialHealth health, QuotaExhaustionRecorded quota) {
         AccountState account = health.account();
-        if (account.status() == AccountStatus.REVOKED || account.status() == AccountStatus.PAUSED) {
+        if (isPausedOrRevoked(account)) {
             return health;
         }
         String fingerprint = Fingerprint.of(quota.status(), quota.message());
@@ -301,29 +306,28 @@ public final class StateTransition {
     }
 
     /**
-     * A passing model test clears like a success and pulls error/warning back to ok; an explicit
-     * test recovers the account level fully and leaves sibling model rows alone. It never lifts a
-     * manual pause or a revocation: those are undone by resume and restore.
+     * A passing model test clears like a success and pulls error/warning back to ok. An explicit
+     * test against the single account additionally performs full recovery: account columns cleared
+     * and status back to ok, a pause included (the explicit test is how a user learns a paused
+     * account came back). Sibling model rows and model pauses stay; a revocation is only undone by
+     * restore.
      */
     private static CredentialHealth modelTestSuccess(CredentialHealth health, ModelTestSucceeded test, Instant at) {
         CredentialHealth next = successClearing(health, test.modelKey(), at);
         AccountStatus status = next.account().status();
-        if (status == AccountStatus.ERROR || status == AccountStatus.WARNING) {
-            next = next.withAccount(next.account().withStatus(AccountStatus.OK));
-        }
-        if (test.explicitTest()) {
-            next = next.withAccount(next.account().clearedOfFailures());
-        }
-        return next;
+        boolean recovers = test.explicitTest()
+                ? status != AccountStatus.REVOKED
+                : status == AccountStatus.ERROR || status == AccountStatus.WARNING;
+        return recovers ? next.withAccount(AccountState.HEALTHY) : next;
     }
 
     /**
-     * Unconditional reactivation at a scheduled time: automation only undoes automation, so revoked
-     * and paused accounts are untouched; paused model rows survive.
+     * Unconditional reactivation at a scheduled time (the spec's {@code status != 'revoked'}):
+     * every non-revoked account, a paused one included, is written back to ok with every trace
+     * cleared. Paused model rows survive: automation never lifts a model pause.
      */
     private static CredentialHealth scheduledReactivation(CredentialHealth health) {
-        AccountStatus status = health.account().status();
-        if (status == AccountStatus.REVOKED || status == AccountStatus.PAUSED) {
+        if (health.account().status() == AccountStatus.REVOKED) {
             return health;
         }
         Map<String, ModelState> kept = new TreeMap<>();
@@ -333,6 +337,10 @@ public final class StateTransition {
             }
         }
         return new CredentialHealth(AccountState.HEALTHY, kept);
+    }
+
+    private static boolean isPausedOrRevoked(AccountState account) {
+        return account.status() == AccountStatus.PAUSED || account.status() == AccountStatus.REVOKED;
     }
 
     private static List<HealthChange> diff(CredentialHealth before, CredentialHealth after, CredentialEvent event) {

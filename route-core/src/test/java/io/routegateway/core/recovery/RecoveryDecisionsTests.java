@@ -379,9 +379,7 @@ class RecoveryDecisionsTests {
         }
 
         @Test
-        void offHealthyRevokedAndPausedAccountsGetNothing() {
-            CredentialHealth paused =
-                    CredentialHealth.HEALTHY.withAccount(AccountState.HEALTHY.withStatus(AccountStatus.PAUSED));
+        void offHealthyAndRevokedAccountsGetNothing() {
             CredentialHealth revoked =
                     CredentialHealth.HEALTHY.withAccount(AccountState.HEALTHY.withStatus(AccountStatus.REVOKED));
             RecoveryConfig healthcheck = RecoveryConfig.healthcheck(30);
@@ -391,7 +389,20 @@ class RecoveryDecisionsTests {
                     .isEqualTo(RecoveryAction.NOTHING);
             assertThat(decide(healthcheck, revoked, NOW.minusSeconds(30), NOW, null))
                     .isEqualTo(RecoveryAction.NOTHING);
-            assertThat(decide(healthcheck, paused, NOW.minusSeconds(30), NOW, null))
+        }
+
+        @Test
+        void aPausedAccountIsRecoveredByItsOwnRuleLikeAnyOtherNonOkStatus() {
+            CredentialHealth paused =
+                    CredentialHealth.HEALTHY.withAccount(AccountState.HEALTHY.withStatus(AccountStatus.PAUSED));
+            RecoveryConfig scheduled = RecoveryConfig.scheduled(List.of(LocalTime.of(16, 0)), SHANGHAI);
+            Instant tick = Instant.parse("2026-09-02T08:00:10Z"); // 16:00:10 in Shanghai
+            assertThat(decide(scheduled, paused, tick.minusSeconds(30), tick, null))
+                    .isEqualTo(new RecoveryAction.Reactivate(LocalTime.of(16, 0)));
+            assertThat(decide(RecoveryConfig.healthcheck(30), paused, NOW.minusSeconds(30), NOW, null))
+                    .isEqualTo(new RecoveryAction.Probe("gpt-5.6-sol"));
+            assertThat(decide(RecoveryConfig.OFF, paused, NOW.minusSeconds(30), NOW, null))
+                    .as("without a recovery rule a pause stays until the user lifts it")
                     .isEqualTo(RecoveryAction.NOTHING);
         }
     }

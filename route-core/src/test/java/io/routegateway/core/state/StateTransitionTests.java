@@ -146,6 +146,32 @@ class StateTransitionTests {
     }
 
     @Nested
+    class PausedAndRevokedAccounts {
+
+        @Test
+        void failuresOfAnyScopeNeverModifyAPausedOrRevokedAccount() {
+            FailurePolicy threshold2 = new FailurePolicy(2, 200, 2, true, 10, true);
+            CredentialProfile profile = profile(threshold2, SOL_AND_GLM);
+            for (AccountStatus status : List.of(AccountStatus.PAUSED, AccountStatus.REVOKED)) {
+                CredentialHealth start = apply(
+                                profile,
+                                CredentialHealth.HEALTHY,
+                                failure(0, "upstream-glm", "model_test_status", 429, "rate limited"))
+                        .withAccount(AccountState.HEALTHY.withStatus(status));
+                CredentialHealth next = apply(
+                        profile,
+                        start,
+                        failure(20, "upstream-sol", "model_test_status", 429, "rate limited"),
+                        failure(40, "upstream-sol", "model_test_status", 429, "rate limited"),
+                        failure(60, "upstream-glm", "model_test_status", 429, "rate limited"),
+                        failure(80, "upstream-sol", "model_test", null, "connect timed out"),
+                        failure(90, null, "model_test_status", 503, "unavailable"));
+                assertThat(next).as("%s", status).isEqualTo(start);
+            }
+        }
+    }
+
+    @Nested
     class AccountScopedFailure {
 
         @Test
@@ -439,33 +465,79 @@ class StateTransitionTests {
             }
         }
 
-        @Test
-        void explicitTestRecoveryLeavesSiblingModelRowsAlone() {
-            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+        /** A paused account with failure traces and two model rows, the state a user tests to see if it came back. */
+        CredentialHealth pausedWithTracesAndModelRows(CredentialProfile profile) {
             CredentialHealth failing = apply(
                     profile,
                     CredentialHealth.HEALTHY,
                     status(0, "upstream-sol", 429),
                     status(1, "upstream-glm", 429),
-                    quota(2, "quota exhausted"));
-            assertThat(failing.account().status()).isEqualTo(AccountStatus.ERROR);
-
-            CredentialHealth next = apply(profile, failing, test(3, "upstream-glm", true));
-            assertThat(next.account()).isEqualTo(AccountState.HEALTHY);
-            assertThat(next.models()).containsOnlyKeys("upstream-sol");
-            assertThat(next.models().get("upstream-sol"))
-                    .isEqualTo(failing.models().get("upstream-sol"));
+                    status(2, null, 503));
+            CredentialHealth paused = failing.withAccount(failing.account().withStatus(AccountStatus.PAUSED));
+            assertThat(paused.account().hasFailureTraces()).isTrue();
+            assertThat(paused.models()).containsOnlyKeys("upstream-sol", "upstream-glm");
+            return paused;
         }
 
         @Test
-        void neverLiftsAPauseOrARevocation() {
-            for (AccountStatus status : List.of(AccountStatus.PAUSED, AccountStatus.REVOKED)) {
-                CredentialHealth start =
-                        new CredentialHealth(AccountState.HEALTHY.withStatus(status), java.util.Map.of());
-                assertThat(apply(profile(COOLDOWN_ON, SOL_AND_GLM), start, test(0, "upstream-sol", true))
+        void explicitTestRecoveryLeavesSiblingModelRowsAlone() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth paused = pausedWithTracesAndModelRows(profile);
+
+            CredentialHealth next = apply(profile, paused, test(3, "upstream-glm", true));
+
+            assertThat(next.account()).isEqualTo(AccountState.HEALTHY);
+            assertThat(next.models()).containsOnlyKeys("upstream-sol");
+            assertThat(next.models().get("upstream-sol"))
+                    .isEqualTo(paused.models().get("upstream-sol"));
+        }
+
+        @Test
+        void anExplicitTestRecoversAPausedAccountFullyWhereAPlainPassDoesNot() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth paused = pausedWithTracesAndModelRows(profile);
+
+            CredentialHealth explicit = apply(profile, paused, test(3, "upstream-glm", true));
+            CredentialHealth plain = apply(profile, paused, test(3, "upstream-glm", false));
+
+            assertThat(explicit.account().status()).isEqualTo(AccountStatus.OK);
+            assertThat(explicit.account().hasFailureTraces()).isFalse();
+            assertThat(plain.account().status())
+                    .as("only an explicit test against the single account lifts the account's pause")
+                    .isEqualTo(AccountStatus.PAUSED);
+            assertThat(plain.models()).isEqualTo(explicit.models());
+        }
+
+        @Test
+        void anExplicitTestRecoversEveryNonRevokedStatusToOk() {
+            for (AccountStatus status : List.of(AccountStatus.ERROR, AccountStatus.WARNING, AccountStatus.PAUSED)) {
+                CredentialHealth start = apply(
+                        profile(COOLDOWN_ON, SOL_AND_GLM),
+                        new CredentialHealth(AccountState.HEALTHY.withStatus(status), java.util.Map.of()),
+                        new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), "upstream-sol"));
+                CredentialHealth next = apply(profile(COOLDOWN_ON, SOL_AND_GLM), start, test(1, "upstream-glm", true));
+                assertThat(next.account()).as("%s", status).isEqualTo(AccountState.HEALTHY);
+                assertThat(next.models().get("upstream-sol").status())
+                        .as("a model pause is the user's and survives the account's recovery")
+                        .isEqualTo(ModelStatus.PAUSED);
+            }
+        }
+
+        @Test
+        void aPlainTestNeverLiftsAPauseAndNoTestLiftsARevocation() {
+            CredentialHealth paused =
+                    new CredentialHealth(AccountState.HEALTHY.withStatus(AccountStatus.PAUSED), java.util.Map.of());
+            assertThat(apply(profile(COOLDOWN_ON, SOL_AND_GLM), paused, test(0, "upstream-sol", false))
+                            .account()
+                            .status())
+                    .isEqualTo(AccountStatus.PAUSED);
+            CredentialHealth revoked =
+                    new CredentialHealth(AccountState.HEALTHY.withStatus(AccountStatus.REVOKED), java.util.Map.of());
+            for (boolean explicit : List.of(true, false)) {
+                assertThat(apply(profile(COOLDOWN_ON, SOL_AND_GLM), revoked, test(0, "upstream-sol", explicit))
                                 .account()
                                 .status())
-                        .isEqualTo(status);
+                        .isEqualTo(AccountStatus.REVOKED);
             }
         }
     }
@@ -489,15 +561,36 @@ class StateTransitionTests {
         }
 
         @Test
-        void neverTouchesRevokedOrPausedAccounts() {
-            for (AccountStatus status : List.of(AccountStatus.REVOKED, AccountStatus.PAUSED)) {
-                CredentialHealth start = apply(
-                        profile(COOLDOWN_ON, SOL_AND_GLM),
-                        new CredentialHealth(AccountState.HEALTHY.withStatus(status), java.util.Map.of()),
-                        status(0, "upstream-sol", 429));
-                assertThat(apply(profile(COOLDOWN_ON, SOL_AND_GLM), start, scheduled(1)))
-                        .isEqualTo(start);
-            }
+        void neverTouchesARevokedAccount() {
+            CredentialHealth start = apply(
+                    profile(COOLDOWN_ON, SOL_AND_GLM),
+                    CredentialHealth.HEALTHY,
+                    status(0, "upstream-sol", 429),
+                    permanent(1, "invalid_grant"));
+            assertThat(apply(profile(COOLDOWN_ON, SOL_AND_GLM), start, scheduled(2)))
+                    .isEqualTo(start);
+        }
+
+        @Test
+        void reactivatesAPausedAccountButKeepsItsPausedModelRows() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth broken = apply(
+                    profile,
+                    CredentialHealth.HEALTHY,
+                    new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), "upstream-glm"),
+                    status(1, "upstream-sol", 429),
+                    status(2, null, 503));
+            CredentialHealth paused = broken.withAccount(broken.account().withStatus(AccountStatus.PAUSED));
+
+            CredentialHealth next = apply(profile, paused, scheduled(100));
+
+            assertThat(next.account())
+                    .as("an account pause is a recovery target of the account's own rule")
+                    .isEqualTo(AccountState.HEALTHY);
+            assertThat(next.models()).containsOnlyKeys("upstream-glm");
+            assertThat(next.models().get("upstream-glm").status())
+                    .as("automation never lifts a model pause")
+                    .isEqualTo(ModelStatus.PAUSED);
         }
     }
 

@@ -51,12 +51,36 @@ class TransitionInvariantProperties {
     }
 
     @Property(tries = 300)
-    void aPausedAccountIsNeverUnpausedAutomatically(@ForAll("automaticEvents") List<CredentialEvent> events) {
+    void aPausedAccountComesBackOnlyThroughItsRecoveryRuleOrAnExplicitTest(
+            @ForAll("automaticEvents") List<CredentialEvent> events) {
         CredentialHealth state = new CredentialHealth(AccountState.HEALTHY.withStatus(AccountStatus.PAUSED), Map.of());
         for (CredentialEvent event : events) {
+            CredentialHealth before = state;
             state = StateTransition.apply(PROFILE, state, event).next();
-            assertThat(state.account().status()).isIn(AccountStatus.PAUSED, AccountStatus.REVOKED);
+            boolean recovers = event instanceof CredentialEvent.ScheduledReactivationTriggered
+                    || (event instanceof CredentialEvent.ModelTestSucceeded test && test.explicitTest());
+            if (before.account().status() == AccountStatus.PAUSED && !recovers) {
+                assertThat(state.account().status()).isEqualTo(AccountStatus.PAUSED);
+            }
         }
+    }
+
+    @Property(tries = 300)
+    void failuresNeverModifyAPausedOrRevokedAccount(
+            @ForAll("automaticEvents") List<CredentialEvent> events, @ForAll("pausedOrRevoked") AccountStatus status) {
+        CredentialHealth start = new CredentialHealth(AccountState.HEALTHY.withStatus(status), Map.of())
+                .withModel(ModelState.created("ua", ModelStatus.OK, T0));
+        for (CredentialEvent event : events) {
+            if (event instanceof CredentialEvent.TransientFailureRecorded
+                    || event instanceof CredentialEvent.QuotaExhaustionRecorded) {
+                assertThat(StateTransition.apply(PROFILE, start, event).next()).isEqualTo(start);
+            }
+        }
+    }
+
+    @Provide
+    Arbitrary<AccountStatus> pausedOrRevoked() {
+        return Arbitraries.of(AccountStatus.PAUSED, AccountStatus.REVOKED);
     }
 
     @Property(tries = 300)
