@@ -4,13 +4,18 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.routegateway.core.failure.ClientEcho;
 import io.routegateway.core.failure.OutcomeClassifier;
 import io.routegateway.core.failure.StreamCompletion;
@@ -37,8 +42,9 @@ import org.jboss.logging.Logger;
  * model tests: pooled keep-alive connections, HTTP/2 over TLS when the upstream offers it (ALPN,
  * falling back to HTTP/1.1), HTTP/1.1 over cleartext.
  *
- * <p>Each call carries its own {@link UpstreamTimeouts}: a connect timeout and a read-gap timeout
- * (the longest silence between two reads, reset by every byte); there is no total deadline. A
+ * <p>Each call carries its own {@link UpstreamTimeouts}: a connect timeout (bounding pool wait, TCP
+ * connect and TLS handshake together) and a read-gap timeout (the longest silence between two
+ * reads, reset by every byte); there is no total deadline. A
  * timeout, a refused connection or a broken body never fails the returned {@link Uni}: it becomes
  * the {@code transportError} of the outcome, whose message names which ceiling fired and its
  * setting. Every response is classified with {@link OutcomeClassifier}, the single classification.
@@ -59,37 +65,60 @@ public class UpstreamClient {
     public static final int KEEP_ALIVE_SECONDS = 60;
 
     private final Vertx vertx;
-    private final HttpClient cleartext;
-    private final HttpClient tls;
+    /** One client pair per connect ceiling (in practice one per service: its configured value). */
+    private final Map<Duration, Clients> byConnectCeiling = new ConcurrentHashMap<>();
+
+    /**
+     * The cleartext and TLS clients for one connect ceiling. The ceiling bounds the whole way to a
+     * usable connection: the request's pool wait, the TCP connect and the TLS handshake (Vert.x's
+     * own handshake default of 10 s would otherwise cut a longer ceiling short, or outlive a
+     * shorter one in the pool).
+     */
+    private record Clients(HttpClient cleartext, HttpClient tls) {
+
+        void close() {
+            cleartext.close();
+            tls.close();
+        }
+    }
 
     UpstreamClient(Vertx vertx) {
         this.vertx = vertx;
-        PoolOptions pool = new PoolOptions()
-                .setHttp1MaxSize(HTTP1_CONNECTIONS_PER_HOST)
-                .setHttp2MaxSize(HTTP2_CONNECTIONS_PER_HOST);
-        this.cleartext = vertx.createHttpClient(baseOptions().setProtocolVersion(HttpVersion.HTTP_1_1), pool);
-        this.tls = vertx.createHttpClient(
-                baseOptions()
-                        .setSsl(true)
-                        .setUseAlpn(true)
-                        .setProtocolVersion(HttpVersion.HTTP_2)
-                        .setHttp2KeepAliveTimeout(KEEP_ALIVE_SECONDS),
-                pool);
     }
 
-    private static HttpClientOptions baseOptions() {
+    private Clients clients(Duration connectCeiling) {
+        return byConnectCeiling.computeIfAbsent(connectCeiling, ceiling -> {
+            PoolOptions pool = new PoolOptions()
+                    .setHttp1MaxSize(HTTP1_CONNECTIONS_PER_HOST)
+                    .setHttp2MaxSize(HTTP2_CONNECTIONS_PER_HOST);
+            HttpClient cleartext =
+                    vertx.createHttpClient(baseOptions(ceiling).setProtocolVersion(HttpVersion.HTTP_1_1), pool);
+            HttpClient tls = vertx.createHttpClient(
+                    baseOptions(ceiling)
+                            .setSsl(true)
+                            .setUseAlpn(true)
+                            .setProtocolVersion(HttpVersion.HTTP_2)
+                            .setHttp2KeepAliveTimeout(KEEP_ALIVE_SECONDS)
+                            .setSslHandshakeTimeout(ceiling.toMillis())
+                            .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS),
+                    pool);
+            return new Clients(cleartext, tls);
+        });
+    }
+
+    private static HttpClientOptions baseOptions(Duration connectCeiling) {
         return new HttpClientOptions()
                 .setKeepAlive(true)
                 .setKeepAliveTimeout(KEEP_ALIVE_SECONDS)
                 .setTcpNoDelay(true)
                 .setVerifyHost(true)
-                .setDecompressionSupported(false);
+                .setDecompressionSupported(false)
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectCeiling.toMillis()));
     }
 
     @PreDestroy
     void close() {
-        cleartext.close();
-        tls.close();
+        byConnectCeiling.values().forEach(Clients::close);
     }
 
     /**
@@ -132,7 +161,8 @@ public class UpstreamClient {
         }
         String server = options.getHost() + ":" + options.getPort();
         long began = System.nanoTime();
-        HttpClient client = Boolean.TRUE.equals(options.isSsl()) ? tls : cleartext;
+        Clients clients = clients(timeouts.connect());
+        HttpClient client = Boolean.TRUE.equals(options.isSsl()) ? clients.tls() : clients.cleartext();
         client.request(options).onComplete(connected -> {
             if (connected.failed()) {
                 exchange.complete(failed(describe(connected.cause(), timeouts, false, server), modelTest, echo));
@@ -291,6 +321,13 @@ public class UpstreamClient {
         if (failure instanceof TimeoutException) {
             return connected ? timeouts.readGapTimeoutMessage() : timeouts.connectTimeoutMessage(server);
         }
+        // the connect ceiling also bounds the TCP connect and the TLS handshake: name it either way
+        if (failure instanceof ConnectTimeoutException) {
+            return timeouts.connectTimeoutMessage(server);
+        }
+        if (causedBy(failure, SslHandshakeTimeoutException.class)) {
+            return timeouts.tlsHandshakeTimeoutMessage(server);
+        }
         if (failure instanceof ConnectException) {
             String detail = failure.getMessage() == null ? "" : ": " + failure.getMessage();
             return "connection failed" + detail;
@@ -301,5 +338,17 @@ public class UpstreamClient {
         String message = failure.getMessage();
         String name = failure.getClass().getSimpleName();
         return message == null || message.isBlank() ? name : name + ": " + message;
+    }
+
+    private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+            if (cause.getCause() == cause) {
+                return false;
+            }
+        }
+        return false;
     }
 }

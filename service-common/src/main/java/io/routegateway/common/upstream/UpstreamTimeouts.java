@@ -33,6 +33,11 @@ public record UpstreamTimeouts(Duration connect, Duration readGap, String connec
                 + human(connect) + ")";
     }
 
+    String tlsHandshakeTimeoutMessage(String server) {
+        return "connect timeout: TLS handshake with " + server + " not complete within " + human(connect) + " ("
+                + connectSetting + "=" + human(connect) + ")";
+    }
+
     String readGapTimeoutMessage() {
         return "read timeout: the upstream sent nothing for " + human(readGap) + " (" + readGapSetting + "="
                 + human(readGap) + ")";
