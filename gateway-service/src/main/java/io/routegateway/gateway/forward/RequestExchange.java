@@ -27,6 +27,7 @@ import io.routegateway.core.select.NativeRouting;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.select.Router;
+import io.routegateway.core.state.FailureText;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.routegateway.core.upstream.UpstreamRequests;
 import io.routegateway.core.usage.TokenUsage;
@@ -118,11 +119,9 @@ final class RequestExchange {
                 service.clock.instant(),
                 false);
         if (result instanceof RouteResult.Refused refused) {
-            String message = refused.message();
-            if (refused.code() == ReasonCode.NO_AVAILABLE_CREDENTIAL) {
-                message += lastFailureDetail();
-            }
-            refuse(refused.code(), message, refused.earliestRecoveryAt());
+            // after a failure in this request (e.g. a quota answer that took the group's only
+            // credential out), the refusal says what happened, whatever the pool looks like now
+            refuse(refused.code(), refused.message() + lastFailureDetail(), refused.earliestRecoveryAt());
             return;
         }
         if (selected != null) {
@@ -215,11 +214,11 @@ final class RequestExchange {
         AttemptDecision decision = AttemptDecision.after(verdict, retriesUsed, credential.failurePolicy());
         service.metrics.attempt(
                 request.protocol(), decision == AttemptDecision.RETRY_SAME ? "retried" : outcomeLabel(verdict));
+        if (AttemptDecision.counts(verdict, decision)) {
+            record(verdict);
+        }
         switch (decision) {
             case RETURN:
-                if (verdict instanceof Verdict.Success) {
-                    record(verdict);
-                }
                 respond(complete, verdict);
                 break;
             case RETRY_SAME:
@@ -232,7 +231,6 @@ final class RequestExchange {
                 }
                 break;
             default:
-                record(verdict);
                 lastFailure = verdict;
                 if (tried == null) {
                     tried = new HashSet<>(4);
@@ -434,15 +432,19 @@ final class RequestExchange {
         return masked == text ? complete.body() : Buffer.buffer(masked);
     }
 
+    /**
+     * The reason of this request's last failure for the client's error message, empty when nothing
+     * failed; already {@link #masked}, and bounded like a stored failure message.
+     */
     private String lastFailureDetail() {
         if (lastFailure instanceof Verdict.Transient failure) {
-            return "; last failure: " + failure.message();
+            return "; last failure: " + FailureText.truncateMessage(failure.message());
         }
         if (lastFailure instanceof Verdict.Permanent failure) {
-            return "; last failure: " + failure.message();
+            return "; last failure: credential revoked: " + FailureText.truncateMessage(failure.message());
         }
         if (lastFailure instanceof Verdict.QuotaExhausted failure) {
-            return "; last failure: quota exhausted";
+            return "; last failure: quota exhausted: " + FailureText.truncateMessage(failure.message());
         }
         return "";
     }

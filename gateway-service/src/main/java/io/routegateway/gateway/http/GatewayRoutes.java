@@ -17,6 +17,7 @@ import io.routegateway.core.access.AccessDecision;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.forward.StreamingPassthrough;
+import io.routegateway.core.forward.UnsupportedOperation;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.ReasonCode;
@@ -80,6 +81,31 @@ public class GatewayRoutes {
                 .handler(ctx -> forward(ctx, Protocol.GEMINI))
                 .failureHandler(this::failed);
         router.get("/v1/models").handler(this::models);
+        // everything else under the protocols' prefixes is an operation the gateway does not serve
+        router.route("/v1/*").handler(this::unsupported);
+        router.route("/v1beta/*").handler(this::unsupported);
+    }
+
+    /**
+     * {@code operation_unsupported}, in the envelope of the protocol the path belongs to (Anthropic's
+     * {@code count_tokens}, OpenAI's embeddings, Gemini's {@code countTokens}, a served path with
+     * another method…), instead of a bare 404. The key is authenticated first, like every request.
+     */
+    private void unsupported(RoutingContext ctx) {
+        AccessKeySnapshot key = authenticate(ctx.request());
+        Protocol protocol = UnsupportedOperation.protocolOf(
+                ctx.normalizedPath(), ctx.request().getHeader("anthropic-version") != null);
+        if (key == null) {
+            refuseKey(ctx, protocol);
+            return;
+        }
+        ReasonCode code = ReasonCode.OPERATION_UNSUPPORTED;
+        metrics.request(protocol, code.httpStatus(), code.wire());
+        ctx.response()
+                .setStatusCode(code.httpStatus())
+                .putHeader("content-type", "application/json")
+                .end(UnsupportedOperation.body(ctx.request().method().name(), ctx.normalizedPath(), protocol));
+        recordRefusal(key, protocol, code.httpStatus(), code.wire());
     }
 
     private void route(Router router, String path, Protocol protocol) {
@@ -262,27 +288,32 @@ public class GatewayRoutes {
             String type) {
         sendError(ctx, protocol, status, code, message, type);
         if (key != null) {
-            usage.publish(new RequestCompleted(
-                    RequestIds.next(),
-                    clock.instant(),
-                    protocol,
-                    key.accessKeyId(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    0,
-                    status,
-                    code,
-                    0,
-                    null,
-                    null,
-                    null,
-                    false,
-                    false,
-                    false,
-                    false));
+            recordRefusal(key, protocol, status, code);
         }
+    }
+
+    /** The usage record of a request refused before routing (request logs show its code). */
+    private void recordRefusal(AccessKeySnapshot key, Protocol protocol, int status, String code) {
+        usage.publish(new RequestCompleted(
+                RequestIds.next(),
+                clock.instant(),
+                protocol,
+                key.accessKeyId(),
+                null,
+                null,
+                null,
+                null,
+                0,
+                status,
+                code,
+                0,
+                null,
+                null,
+                null,
+                false,
+                false,
+                false,
+                false));
     }
 
     private void sendError(

@@ -263,6 +263,31 @@ class FailureClassTests extends GatewayTestBase {
     }
 
     @Test
+    void aQuotaAnswerOnTheGroupsOnlyCredentialTellsTheClientWhatHappened() {
+        String group = Pool.uid("g");
+        upstream.on(
+                a,
+                json(
+                        429,
+                        "{\"error\":{\"code\":\"insufficient_quota\",\"message\":\"You exceeded your current quota, key "
+                                + Pool.secretOf(a) + "\"}}"));
+        install(
+                List.of(Pool.credential(a).serves("m").groups(group).build(box)),
+                List.of(Pool.group(group, false)),
+                Pool.key(keyId, List.of(group)));
+
+        HttpResponse<String> response = call();
+
+        assertThat(response.statusCode()).isEqualTo(502);
+        String message = parse(response.body()).at("/error/message").asText();
+        assertThat(message)
+                .as("the refusal says the quota ran out, not only that the pool is empty now")
+                .contains("quota exhausted")
+                .contains("You exceeded your current quota")
+                .doesNotContain(Pool.secretOf(a));
+    }
+
+    @Test
     void retryCountAndIntervalAreHonoured() {
         upstream.on(a, json(500, "{}"));
         pool(Pool.credential(a).policy(3, 150, true, 10));
