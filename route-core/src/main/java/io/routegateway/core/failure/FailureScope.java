@@ -36,10 +36,15 @@ public final class FailureScope {
     }
 
     /**
-     * The scope actually applied: a failure without a model name degrades to account scope (Gemini
-     * and model-less routes charge the account, so no protection is lost).
+     * The scope actually applied: a failure without a model name degrades to account scope, so no
+     * protection is lost. (Gemini requests carry their model in the path, which the gateway reads:
+     * they are charged per model, a deliberate deviation listed in docs/spec-coverage.md.)
      */
-    public static boolean chargesAccount(FailureKind kind, Integer status, String modelKey) {
+    public static boolean chargesAccount(String kind, Integer status, String modelKey) {
         return modelKey == null || modelKey.isBlank() || isAccountScopedFailure(kind, status);
+    }
+
+    public static boolean chargesAccount(FailureKind kind, Integer status, String modelKey) {
+        return chargesAccount(kind == null ? null : kind.label(), status, modelKey);
     }
 }

@@ -139,9 +139,7 @@ public final class StateTransition {
         String body = FailureText.truncateResponse(failure.responseBody());
         AccountState account = health.account();
         // unknown labels and model-less failures park the account (over-parking is recoverable)
-        boolean accountScoped = failure.modelKey() == null
-                || failure.modelKey().isBlank()
-                || FailureScope.isAccountScopedFailure(failure.kind(), failure.status());
+        boolean accountScoped = FailureScope.chargesAccount(failure.kind(), failure.status(), failure.modelKey());
 
         CredentialHealth next;
         if (accountScoped) {
