@@ -17,8 +17,9 @@ import io.routegateway.core.model.Protocol;
  *       signals).
  * </ol>
  *
- * Conditions 1, 2, 4 and 5 are known before sending ({@link #mayStream}); condition 3 is checked
- * on the response head ({@link #statusAllows}).
+ * Conditions 1, 2, 4 and 5 are known before sending ({@link #mayStream}, the gateway's choice of
+ * {@code open} over {@code exchange}); condition 3 is checked on the response head ({@link
+ * #statusAllows}, by the upstream client).
  */
 public final class StreamingPassthrough {
 
@@ -33,12 +34,6 @@ public final class StreamingPassthrough {
     /** Condition 3: only a 2xx response is passed through. */
     public static boolean statusAllows(int status) {
         return status >= 200 && status <= 299;
-    }
-
-    /** All five conditions. */
-    public static boolean passthrough(
-            boolean bridged, boolean clientAskedForStream, int status, boolean customTools, CredentialKind kind) {
-        return mayStream(bridged, clientAskedForStream, customTools, kind) && statusAllows(status);
     }
 
     /**

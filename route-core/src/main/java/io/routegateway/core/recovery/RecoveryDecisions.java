@@ -24,9 +24,6 @@ import io.routegateway.core.state.ModelStatus;
 /** The auto-recovery scheduler's decisions: who needs recovery, when a schedule fires, what to probe. */
 public final class RecoveryDecisions {
 
-    /** {@code RECOVERY_TICK_SECONDS}: the scheduler ticks every 30 seconds. */
-    public static final Duration TICK = Duration.ofSeconds(30);
-
     private static final Comparator<ModelState> OLDEST_FIRST = Comparator.comparing(
                     ModelState::updatedAt, Comparator.nullsFirst(Comparator.<Instant>naturalOrder()))
             .thenComparing(ModelState::modelKey);

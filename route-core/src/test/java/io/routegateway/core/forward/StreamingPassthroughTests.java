@@ -14,29 +14,50 @@ class StreamingPassthroughTests {
         return Json.MAPPER.readTree(text);
     }
 
+    /** The two halves as production runs them: before sending, then on the response head. */
+    private static boolean passthrough(
+            boolean bridged, boolean clientAskedForStream, int status, boolean customTools, CredentialKind kind) {
+        return StreamingPassthrough.mayStream(bridged, clientAskedForStream, customTools, kind)
+                && StreamingPassthrough.statusAllows(status);
+    }
+
     @Test
     void allFiveConditionsStream() {
-        assertThat(StreamingPassthrough.passthrough(false, true, 200, false, CredentialKind.API))
-                .isTrue();
+        assertThat(passthrough(false, true, 200, false, CredentialKind.API)).isTrue();
+        assertThat(passthrough(false, true, 299, false, CredentialKind.API)).isTrue();
     }
 
     @Test
     void eachConditionAloneKeepsTheBufferedPath() {
-        assertThat(StreamingPassthrough.passthrough(true, true, 200, false, CredentialKind.API))
+        assertThat(passthrough(true, true, 200, false, CredentialKind.API))
                 .as("bridge")
                 .isFalse();
-        assertThat(StreamingPassthrough.passthrough(false, false, 200, false, CredentialKind.API))
+        assertThat(passthrough(false, false, 200, false, CredentialKind.API))
                 .as("no stream asked")
                 .isFalse();
-        assertThat(StreamingPassthrough.passthrough(false, true, 429, false, CredentialKind.API))
+        assertThat(passthrough(false, true, 429, false, CredentialKind.API))
                 .as("non-2xx")
                 .isFalse();
-        assertThat(StreamingPassthrough.passthrough(false, true, 200, true, CredentialKind.API))
+        assertThat(passthrough(false, true, 200, true, CredentialKind.API))
                 .as("custom tools")
                 .isFalse();
-        assertThat(StreamingPassthrough.passthrough(false, true, 200, false, CredentialKind.OFFICIAL))
+        assertThat(passthrough(false, true, 200, false, CredentialKind.OFFICIAL))
                 .as("official account")
                 .isFalse();
+    }
+
+    @Test
+    void onlyA2xxHeadIsPassedThrough() {
+        for (int status : new int[] {100, 199, 300, 304, 400, 401, 429, 500, 503}) {
+            assertThat(StreamingPassthrough.statusAllows(status))
+                    .as("%d", status)
+                    .isFalse();
+        }
+        for (int status : new int[] {200, 201, 206, 299}) {
+            assertThat(StreamingPassthrough.statusAllows(status))
+                    .as("%d", status)
+                    .isTrue();
+        }
     }
 
     @Test

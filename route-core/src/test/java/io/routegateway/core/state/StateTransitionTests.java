@@ -716,6 +716,42 @@ class StateTransitionTests {
                             .lastFailureResponseJson())
                     .isEqualTo(body);
         }
+
+        @Test
+        void theFailureMessageIsStoredTruncatedOnTheAccountAndTheModelRowInEveryChannel() {
+            String message = "m".repeat(FailureText.MAX_MESSAGE_CHARS + 500);
+            String cut = "m".repeat(FailureText.MAX_MESSAGE_CHARS) + "…";
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+
+            CredentialHealth modelScoped = apply(
+                    profile, CredentialHealth.HEALTHY, failure(0, "upstream-sol", "upstream_status", 429, message));
+            assertThat(modelScoped.account().lastFailureMessage()).isEqualTo(cut);
+            assertThat(modelScoped.models().get("upstream-sol").lastFailureMessage())
+                    .isEqualTo(cut);
+            assertThat(apply(profile, CredentialHealth.HEALTHY, failure(0, null, "transport", null, message))
+                            .account()
+                            .lastFailureMessage())
+                    .isEqualTo(cut);
+            assertThat(apply(profile, CredentialHealth.HEALTHY, quota(0, message))
+                            .account()
+                            .lastFailureMessage())
+                    .isEqualTo(cut);
+            assertThat(apply(profile, CredentialHealth.HEALTHY, permanent(0, "invalid_grant " + message))
+                            .account()
+                            .lastFailureMessage())
+                    .hasSize(FailureText.MAX_MESSAGE_CHARS + 1)
+                    .endsWith("…");
+        }
+
+        @Test
+        void aMessageAtTheLimitIsKeptWholeAndASurrogatePairIsNeverSplit() {
+            String exact = "k".repeat(FailureText.MAX_MESSAGE_CHARS);
+            assertThat(FailureText.truncateMessage(exact)).isEqualTo(exact);
+            String emojiAtTheCut = "a".repeat(FailureText.MAX_MESSAGE_CHARS - 1) + "😀tail";
+            String stored = FailureText.truncateMessage(emojiAtTheCut);
+            assertThat(stored).isEqualTo("a".repeat(FailureText.MAX_MESSAGE_CHARS - 1) + "…");
+            assertThat(FailureText.truncateMessage(null)).isNull();
+        }
     }
 
     @Nested

@@ -20,6 +20,7 @@ import io.routegateway.core.failure.ClientEcho;
 import io.routegateway.core.failure.OutcomeClassifier;
 import io.routegateway.core.failure.StreamCompletion;
 import io.routegateway.core.failure.UpstreamOutcome;
+import io.routegateway.core.forward.StreamingPassthrough;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
@@ -183,7 +184,7 @@ public class UpstreamClient {
                 HttpClientResponse response = headed.result();
                 long headNanos = System.nanoTime() - began;
                 int status = response.statusCode();
-                if (streaming && status >= 200 && status <= 299) {
+                if (streaming && StreamingPassthrough.statusAllows(status)) {
                     UpstreamStream stream =
                             new UpstreamStream(vertx, outbound, response, timeouts, modelTest, headNanos);
                     stream.attach(
