@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The spec's three-way classification ({@code ProxyFailureKind}) and the same-credential retry
- * rule. Permanent text wins over a failure status (a void credential must not be backed off as if it
+ * The building blocks of the spec's three-way classification ({@code ProxyFailureKind}), composed
+ * by {@link OutcomeClassifier} (the one classification production runs), and the same-credential
+ * retry rule. Permanent text wins over a failure status (a void credential must not be backed off as if it
  * were throttled), but only as evidence about the credential: it never turns a status that is not a
  * failure (400, 404, 422, …) into one, and a marker the client itself sent is not evidence (it may
  * be the upstream echoing the request, see {@link ClientEcho}).
@@ -17,24 +18,6 @@ public final class FailureClassifier {
             List.of("invalid_grant", "refresh token has been revoked", "token has been revoked", "官方 oauth 凭证已失效");
 
     private FailureClassifier() {}
-
-    /**
-     * Permanent when the status speaks about the credential ({@link #speaksAboutCredential}) and
-     * the error text carries a permanent marker the client did not send; otherwise transient for
-     * 408/401/403/429, any 5xx and no status at all (transport); otherwise none (including 2xx: a
-     * success body is judged by the semantic rules, not here).
-     *
-     * @param status upstream HTTP status, null when the request never got one
-     * @param errorText the upstream's own error text, may be null
-     * @param echo what the client sent, so that an echoed marker is not taken for evidence
-     */
-    public static FailureClass classify(Integer status, String errorText, ClientEcho echo) {
-        FailureClass byStatus = classifyStatus(status);
-        if (byStatus == FailureClass.TRANSIENT && isPermanentEvidence(echo, errorText)) {
-            return FailureClass.PERMANENT;
-        }
-        return byStatus;
-    }
 
     /** The status layer alone: transient for 408/401/403/429/5xx/no status, none otherwise. */
     public static FailureClass classifyStatus(Integer status) {

@@ -11,32 +11,31 @@ class FailureClassifierTests {
     @ParameterizedTest(name = "status {0} is transient")
     @ValueSource(ints = {408, 401, 403, 429})
     void retryableStatusesAreTransient(int status) {
-        assertThat(FailureClassifier.classify(status, "{}", ClientEcho.NONE)).isEqualTo(FailureClass.TRANSIENT);
+        assertThat(FailureClassifier.classifyStatus(status)).isEqualTo(FailureClass.TRANSIENT);
     }
 
     @ParameterizedTest(name = "5xx status {0} is transient")
     @ValueSource(ints = {500, 502, 503, 504, 599})
     void everyServerErrorIsTransient(int status) {
-        assertThat(FailureClassifier.classify(status, null, ClientEcho.NONE)).isEqualTo(FailureClass.TRANSIENT);
+        assertThat(FailureClassifier.classifyStatus(status)).isEqualTo(FailureClass.TRANSIENT);
     }
 
     @Test
     void noStatusAtAllIsTransient() {
-        assertThat(FailureClassifier.classify(null, "connect timed out after 20s", ClientEcho.NONE))
-                .isEqualTo(FailureClass.TRANSIENT);
+        assertThat(FailureClassifier.classifyStatus(null)).isEqualTo(FailureClass.TRANSIENT);
     }
 
     @ParameterizedTest(name = "status {0} is not a failure")
     @ValueSource(ints = {400, 404, 405, 409, 413, 422, 402, 600})
     void otherClientStatusesAreNotFailures(int status) {
-        assertThat(FailureClassifier.classify(status, "{\"error\":{\"message\":\"bad param\"}}", ClientEcho.NONE))
-                .isEqualTo(FailureClass.NONE);
+        assertThat(FailureClassifier.classifyStatus(status)).isEqualTo(FailureClass.NONE);
+        assertThat(FailureClassifier.speaksAboutCredential(status)).isFalse();
     }
 
     @ParameterizedTest(name = "2xx status {0} is none here")
     @ValueSource(ints = {200, 201, 204})
     void successStatusesAreNone(int status) {
-        assertThat(FailureClassifier.classify(status, "{}", ClientEcho.NONE)).isEqualTo(FailureClass.NONE);
+        assertThat(FailureClassifier.classifyStatus(status)).isEqualTo(FailureClass.NONE);
     }
 
     @ParameterizedTest(name = "permanent marker: {0}")
@@ -53,24 +52,27 @@ class FailureClassifierTests {
                 "官方 OAuth 凭证已失效，请重新授权"
             })
     void permanentTextWinsOverAFailureStatusOnly(String text) {
-        assertThat(FailureClassifier.classify(401, text, ClientEcho.NONE)).isEqualTo(FailureClass.PERMANENT);
-        assertThat(FailureClassifier.classify(429, text, ClientEcho.NONE)).isEqualTo(FailureClass.PERMANENT);
-        assertThat(FailureClassifier.classify(503, text, ClientEcho.NONE)).isEqualTo(FailureClass.PERMANENT);
-        assertThat(FailureClassifier.classify(null, text, ClientEcho.NONE)).isEqualTo(FailureClass.PERMANENT);
-        assertThat(FailureClassifier.classify(400, text, ClientEcho.NONE))
+        // OutcomeClassifier combines the two (OutcomeClassifierTests$Permanent): the marker is
+        // evidence, and only a failure status (or none) may carry evidence about the credential
+        assertThat(FailureClassifier.isPermanentEvidence(ClientEcho.NONE, text)).isTrue();
+        assertThat(FailureClassifier.speaksAboutCredential(401)).isTrue();
+        assertThat(FailureClassifier.speaksAboutCredential(429)).isTrue();
+        assertThat(FailureClassifier.speaksAboutCredential(503)).isTrue();
+        assertThat(FailureClassifier.speaksAboutCredential(null)).isTrue();
+        assertThat(FailureClassifier.speaksAboutCredential(400))
                 .as("a client-side status says nothing about the credential")
-                .isEqualTo(FailureClass.NONE);
+                .isFalse();
     }
 
     @Test
     void aMarkerTheClientSentIsNotEvidence() {
         ClientEcho echo =
                 ClientEcho.of("{\"model\":\"INVALID_GRANT\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
-        assertThat(FailureClassifier.classify(401, "The model `invalid_grant` does not exist", echo))
-                .isEqualTo(FailureClass.TRANSIENT);
-        assertThat(FailureClassifier.classify(401, "invalid_grant; token has been revoked", echo))
+        assertThat(FailureClassifier.isPermanentEvidence(echo, "The model `invalid_grant` does not exist"))
+                .isFalse();
+        assertThat(FailureClassifier.isPermanentEvidence(echo, "invalid_grant; token has been revoked"))
                 .as("a second marker the client did not send still counts")
-                .isEqualTo(FailureClass.PERMANENT);
+                .isTrue();
     }
 
     @Test
