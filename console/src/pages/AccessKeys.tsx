@@ -167,6 +167,7 @@ export function AccessKeysPage() {
         onOk={() => setCreated(null)}
         onCancel={() => setCreated(null)}
         cancelButtonProps={{ style: { display: 'none' } }}
+        destroyOnClose
       >
         <Alert type="warning" message={t('key.plaintextOnce')} style={{ marginBottom: 12 }} />
         <Typography.Paragraph

@@ -1,0 +1,188 @@
+package io.routegateway.e2e.console;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Debian's headless Chromium driven through Debian's chromedriver: both executables are named, so
+ * Selenium never looks for (or downloads) a driver or a browser of its own. Every session starts
+ * from a fresh profile, and screenshots go to {@code e2e-tests/target/console-screenshots}.
+ */
+final class Browser implements AutoCloseable {
+
+    static final Path CHROMIUM = Path.of(System.getProperty("e2e.chromium", "/usr/bin/chromium"));
+    static final Path CHROMEDRIVER = Path.of(System.getProperty("e2e.chromedriver", "/usr/bin/chromedriver"));
+    static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final Path profile;
+    private final ChromeDriver driver;
+
+    Browser() {
+        try {
+            profile = Files.createTempDirectory("console-e2e-chromium-");
+            Files.createDirectories(SCREENSHOTS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--window-size=1600,1000",
+                "--user-data-dir=" + profile);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
+        driver = new ChromeDriver(service, options);
+        driver.manage().window().setSize(new Dimension(1600, 1000));
+    }
+
+    static boolean available() {
+        return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    }
+
+    WebDriver driver() {
+        return driver;
+    }
+
+    void open(String url) {
+        driver.get(url);
+    }
+
+    <T> T await(String what, Function<WebDriver, T> condition) {
+        return new WebDriverWait(driver, WAIT)
+                .withMessage(what)
+                .pollingEvery(Duration.ofMillis(200))
+                // the console re-renders every few seconds (live polling): an element read a moment
+                // ago may have been replaced, so a condition is simply evaluated again
+                .ignoring(StaleElementReferenceException.class)
+                .until(condition);
+    }
+
+    /** The first visible element matching, once there is one. */
+    WebElement visible(By by) {
+        return await(
+                "visible: " + by,
+                d -> d.findElements(by).stream()
+                        .filter(WebElement::isDisplayed)
+                        .findFirst()
+                        .orElse(null));
+    }
+
+    /** Waits until some visible element matching has exactly this text, and returns it. */
+    WebElement withText(By by, String text) {
+        return await(
+                "an element " + by + " with text '" + text + "'",
+                d -> d.findElements(by).stream()
+                        .filter(element -> element.isDisplayed()
+                                && element.getText().trim().equals(text))
+                        .findFirst()
+                        .orElse(null));
+    }
+
+    void gone(By by) {
+        await("gone: " + by, d -> d.findElements(by).stream().noneMatch(WebElement::isDisplayed));
+    }
+
+    List<WebElement> all(By by) {
+        return driver.findElements(by);
+    }
+
+    void hover(WebElement element) {
+        new Actions(driver).moveToElement(element).perform();
+    }
+
+    /** Moves the mouse onto the first visible match, finding it again if a re-render replaced it. */
+    void hover(By by) {
+        await("hover " + by, d -> {
+            WebElement element = d.findElements(by).stream()
+                    .filter(WebElement::isDisplayed)
+                    .findFirst()
+                    .orElse(null);
+            if (element == null) {
+                return null;
+            }
+            new Actions(d).moveToElement(element).perform();
+            return true;
+        });
+    }
+
+    void type(By by, String text) {
+        WebElement field = visible(by);
+        field.clear();
+        field.sendKeys(text);
+    }
+
+    /** Clicks the first visible match, finding it again if a re-render replaced it meanwhile. */
+    void click(By by) {
+        await("click " + by, d -> {
+            WebElement element = d.findElements(by).stream()
+                    .filter(WebElement::isDisplayed)
+                    .findFirst()
+                    .orElse(null);
+            if (element == null) {
+                return null;
+            }
+            element.click();
+            return true;
+        });
+    }
+
+    /** Saves a PNG of the window; returns its file name. */
+    String screenshot(String name) {
+        Path file = SCREENSHOTS.resolve(name + ".png");
+        try {
+            Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        System.out.println("console screenshot: " + file.toAbsolutePath());
+        return file.getFileName().toString();
+    }
+
+    Object script(String script, Object... arguments) {
+        return driver.executeScript(script, arguments);
+    }
+
+    @Override
+    public void close() {
+        try {
+            driver.quit();
+        } finally {
+            try (var files = Files.walk(profile)) {
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(path -> path.toFile().delete());
+            } catch (IOException ignored) {
+                // a temporary profile left behind is harmless
+            }
+        }
+    }
+}
