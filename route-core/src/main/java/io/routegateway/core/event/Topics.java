@@ -9,6 +9,8 @@ public final class Topics {
     public static final String OUTCOMES_DEAD_LETTER = "route.outcomes.dlq";
     /** {@link RequestCompleted} records, one per client request or probe. */
     public static final String USAGE = "route.usage";
+    /** Usage records that could not be stored, with the reason; never silently dropped. */
+    public static final String USAGE_DEAD_LETTER = "route.usage.dlq";
     /** Compacted: one {@link CredentialSnapshot} per credential id (null value = deleted). */
     public static final String CREDENTIAL_STATE = "route.credential-state";
     /** Compacted: one {@link AccessKeySnapshot} per access key id. */

@@ -10,8 +10,10 @@ import io.routegateway.state.apply.ApplyResult;
 /**
  * Meters of event application: {@code state.events.applied} (tag {@code result}: {@code changed} or
  * {@code unchanged}), {@code state.events.duplicate}, {@code state.events.dead_lettered} (tag {@code
- * reason}), the {@code state.events.apply} timer (one transaction, lock to commit), and {@code
- * state.usage.records} / {@code state.usage.rejected} for usage records.
+ * reason}), the {@code state.events.apply} timer (one transaction, lock to commit), {@code
+ * state.usage.records} / {@code state.usage.dead_lettered} (tag {@code reason}) for usage records, and
+ * {@code state.records.sanitised} (tag {@code topic}) for records stored after unstorable text in
+ * them was replaced.
  */
 @ApplicationScoped
 public class EventMetrics {
@@ -21,7 +23,8 @@ public class EventMetrics {
     static final String DEAD_LETTERED = "state.events.dead_lettered";
     static final String APPLY = "state.events.apply";
     static final String USAGE_RECORDS = "state.usage.records";
-    static final String USAGE_REJECTED = "state.usage.rejected";
+    static final String USAGE_DEAD_LETTERED = "state.usage.dead_lettered";
+    static final String SANITISED = "state.records.sanitised";
 
     private final MeterRegistry registry;
     private final Counter changed;
@@ -29,7 +32,6 @@ public class EventMetrics {
     private final Counter duplicate;
     private final Timer apply;
     private final Counter usageRecords;
-    private final Counter usageRejected;
 
     public EventMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -50,9 +52,6 @@ public class EventMetrics {
                 .register(registry);
         this.usageRecords = Counter.builder(USAGE_RECORDS)
                 .description("Usage records offered to request_logs (duplicates included)")
-                .register(registry);
-        this.usageRejected = Counter.builder(USAGE_REJECTED)
-                .description("Usage records that could not be parsed and were skipped")
                 .register(registry);
     }
 
@@ -81,7 +80,19 @@ public class EventMetrics {
         usageRecords.increment(count);
     }
 
-    void usageRejected() {
-        usageRejected.increment();
+    void usageDeadLettered(String reason) {
+        Counter.builder(USAGE_DEAD_LETTERED)
+                .description("Usage records sent to the dead-letter topic")
+                .tag("reason", reason)
+                .register(registry)
+                .increment();
+    }
+
+    void sanitised(String topic) {
+        Counter.builder(SANITISED)
+                .description("Records stored after their unstorable text was replaced")
+                .tag("topic", topic)
+                .register(registry)
+                .increment();
     }
 }

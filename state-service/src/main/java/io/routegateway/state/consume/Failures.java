@@ -6,45 +6,80 @@ import java.util.concurrent.TimeoutException;
 import io.vertx.core.VertxException;
 import io.vertx.pgclient.PgException;
 
-/** Which failures pass by themselves (retry) and which never will (dead-letter). */
+/**
+ * What a failure to store a record says about it: a passing outage (retry until it passes), the
+ * record's own fault (dead-letter it now), or neither known (retry a few times, then dead-letter).
+ * Decided from the first telling cause in the chain; pure, so every consumer decides alike.
+ */
 final class Failures {
+
+    /** How a consumer handles a failure. */
+    enum Verdict {
+        /** The connection or the server is the problem: retry with back-off for as long as it takes. */
+        TRANSIENT,
+        /** This record can never be stored: dead-letter it at once. */
+        RECORD,
+        /** Not known to be either: retry {@link #BOUNDED_RETRIES} times, then dead-letter. */
+        UNKNOWN
+    }
+
+    /** Retries of an {@link Verdict#UNKNOWN} failure before the record is dead-lettered. */
+    static final int BOUNDED_RETRIES = 3;
 
     private Failures() {}
 
     /**
-     * Transient: the connection or the server is the problem (connection exceptions, SQLSTATE class
-     * 08, 40 serialization/deadlock, 53 resources, 57 operator intervention, 55P03 lock not
-     * available, timeouts, other reactive-client errors), found first in the cause chain.
-     * Everything else (constraint violations, rejected input, bugs) is the message's fault.
+     * {@link Verdict#TRANSIENT}: connection exceptions, timeouts, other reactive-client errors and
+     * SQLSTATE classes 08, 40 (serialization, deadlock), 53 (resources), 57 (operator intervention,
+     * e.g. a restart) and 55P03 (lock not available). {@link Verdict#RECORD}: a {@link
+     * PoisonMessageException}, SQLSTATE class 22 (data exception, e.g. 22021 for U+0000), 23
+     * (integrity constraint) and 54 (program limit, e.g. an index row too large). Everything else
+     * (another SQLSTATE, a bug) is {@link Verdict#UNKNOWN}.
      */
-    static boolean isTransient(Throwable failure) {
+    static Verdict classify(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof PoisonMessageException) {
-                return false;
+                return Verdict.RECORD;
             }
             if (cause instanceof IOException || cause instanceof TimeoutException) {
-                return true;
+                return Verdict.TRANSIENT;
             }
             if (cause instanceof PgException pg) {
-                return isTransientSqlState(pg.getSqlState());
+                return classifySqlState(pg.getSqlState());
             }
             if (cause instanceof VertxException) {
                 // closed connections, pool and connect timeouts of the reactive client
-                return true;
+                return Verdict.TRANSIENT;
             }
         }
-        return false;
+        return Verdict.UNKNOWN;
     }
 
-    static boolean isTransientSqlState(String sqlState) {
+    static boolean isTransient(Throwable failure) {
+        return classify(failure) == Verdict.TRANSIENT;
+    }
+
+    static Verdict classifySqlState(String sqlState) {
         if (sqlState == null || sqlState.length() < 2) {
-            return false;
+            return Verdict.UNKNOWN;
         }
-        String sqlClass = sqlState.substring(0, 2);
-        return sqlClass.equals("08")
-                || sqlClass.equals("40")
-                || sqlClass.equals("53")
-                || sqlClass.equals("57")
-                || sqlState.equals("55P03");
+        if (sqlState.equals("55P03")) {
+            return Verdict.TRANSIENT;
+        }
+        return switch (sqlState.substring(0, 2)) {
+            case "08", "40", "53", "57" -> Verdict.TRANSIENT;
+            case "22", "23", "54" -> Verdict.RECORD;
+            default -> Verdict.UNKNOWN;
+        };
+    }
+
+    /** The SQLSTATE in the chain, null when none: reported with a dead-lettered record, never its text. */
+    static String sqlState(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof PgException pg) {
+                return pg.getSqlState();
+            }
+        }
+        return null;
     }
 }

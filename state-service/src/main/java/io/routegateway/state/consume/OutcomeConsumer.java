@@ -9,6 +9,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import io.quarkus.runtime.ShutdownEvent;
 import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.InboundScreen;
+import io.routegateway.core.event.InboundScreen.Screened;
 import io.routegateway.core.json.Json;
 import io.smallrye.mutiny.Uni;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -17,11 +19,14 @@ import org.jboss.logging.Logger;
 
 /**
  * Consumes {@code route.outcomes} (key = credential id, so one credential's events arrive in order)
- * and applies each event through {@link CredentialEventService#apply}. A message that can never be
- * applied fails with a {@link PoisonMessageException}: the channel's {@code dead-letter-queue}
- * failure strategy sends it, with its key, payload and the error, to {@code route.outcomes.dlq} and
- * the partition moves on. A passing infrastructure failure (database unreachable, deadlock) is
- * retried with backoff instead, so no good event is dead-lettered because PostgreSQL restarted.
+ * and applies each event through {@link CredentialEventService#apply}, after {@link
+ * InboundScreen#outcome} made its free text storable or refused an unstorable identifier. A message
+ * that can never be applied fails with a {@link PoisonMessageException}: the channel's {@code
+ * dead-letter-queue} failure strategy sends it, with its key, payload and the error, to {@code
+ * route.outcomes.dlq} and the partition moves on. A passing infrastructure failure (database
+ * unreachable, deadlock) is retried with backoff instead, so no good event is dead-lettered because
+ * PostgreSQL restarted; a failure that is neither ({@link Failures.Verdict#UNKNOWN}) is retried
+ * {@link Failures#BOUNDED_RETRIES} times before the message is dead-lettered.
  *
  * <p>Once the service is shutting down, nothing is dead-lettered and nothing is retried: a failure
  * then is the shutdown's (the database pool closing under an event in flight), so the message is left
@@ -59,11 +64,23 @@ public class OutcomeConsumer {
         } catch (PoisonMessageException e) {
             return deadLetter(record, "unparsable", e);
         }
-        return service.apply(event)
+        Screened<CredentialEvent> screened = InboundScreen.outcome(event);
+        if (screened instanceof Screened.Refused<CredentialEvent> refused) {
+            return deadLetter(record, "unstorable", new PoisonMessageException(refused.reason()));
+        }
+        Screened.Accepted<CredentialEvent> accepted = (Screened.Accepted<CredentialEvent>) screened;
+        if (accepted.sanitised()) {
+            metrics.sanitised(CHANNEL);
+        }
+        return service.apply(accepted.value())
                 .onFailure(failure -> !stopping && Failures.isTransient(failure))
                 .retry()
                 .withBackOff(FIRST_RETRY, MAX_RETRY)
                 .indefinitely()
+                .onFailure(failure -> !stopping && Failures.classify(failure) == Failures.Verdict.UNKNOWN)
+                .retry()
+                .withBackOff(FIRST_RETRY, MAX_RETRY)
+                .atMost(Failures.BOUNDED_RETRIES)
                 .replaceWithVoid()
                 .onFailure()
                 .recoverWithUni(failure -> stopping
@@ -104,12 +121,20 @@ public class OutcomeConsumer {
     }
 
     private static String reason(Throwable failure) {
-        return failure instanceof UnknownCredentialException ? "unknown_credential" : "rejected";
+        if (failure instanceof UnknownCredentialException) {
+            return "unknown_credential";
+        }
+        return Failures.classify(failure) == Failures.Verdict.UNKNOWN ? "retries_exhausted" : "rejected";
     }
 
+    /** The dead letter's reason: the failure's class and SQLSTATE, never PostgreSQL's text (it can quote values). */
     private static PoisonMessageException poison(Throwable failure) {
-        return failure instanceof PoisonMessageException poison
-                ? poison
-                : new PoisonMessageException("event rejected: " + failure, failure);
+        if (failure instanceof PoisonMessageException poison) {
+            return poison;
+        }
+        String sqlState = Failures.sqlState(failure);
+        return new PoisonMessageException(
+                "event rejected: " + failure.getClass().getName() + (sqlState == null ? "" : " SQLSTATE " + sqlState),
+                failure);
     }
 }

@@ -8,6 +8,7 @@ import java.util.UUID;
 import jakarta.inject.Inject;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.search.Search;
 import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
@@ -45,7 +46,7 @@ class UsageConsumerTests {
         RequestCompleted failed =
                 record(accessKey, at.plusSeconds(1), model, false, 502, "no_available_credential", null, null);
         RequestCompleted unpriced = record(accessKey, at.plusSeconds(2), "unpriced-model", true, 200, null, 10L, 10L);
-        double rejectedBefore = registry.counter(EventMetrics.USAGE_REJECTED).count();
+        double rejectedBefore = unparsable();
 
         try (KafkaProducer<String, String> producer = TestKafka.producer()) {
             producer.send(new ProducerRecord<>(Topics.USAGE, "cred-a", json(ok)));
@@ -56,8 +57,7 @@ class UsageConsumerTests {
         }
 
         await().atMost(PATIENCE).until(() -> logs(accessKey).size() == 3);
-        await().atMost(PATIENCE)
-                .until(() -> registry.counter(EventMetrics.USAGE_REJECTED).count() > rejectedBefore);
+        await().atMost(PATIENCE).until(() -> unparsable() > rejectedBefore);
         List<RequestLogEntity> rows = logs(accessKey);
         RequestLogEntity okRow = row(rows, ok.requestId());
         // 1000 × 2.5 + 200 × 10 micro-USD
@@ -79,6 +79,16 @@ class UsageConsumerTests {
         TestKafka.send(Topics.USAGE, "cred-a", json(marker));
         await().atMost(PATIENCE).until(() -> logs(accessKey).size() == 4);
         assertThat(row(logs(accessKey), failed.requestId()).occurredAt).isEqualTo(at.plusSeconds(1));
+    }
+
+    private double unparsable() {
+        return Search.in(registry)
+                .name(EventMetrics.USAGE_DEAD_LETTERED)
+                .tag("reason", "unparsable")
+                .counters()
+                .stream()
+                .mapToDouble(counter -> counter.count())
+                .sum();
     }
 
     private static RequestCompleted record(
