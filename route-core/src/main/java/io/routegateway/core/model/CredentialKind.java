@@ -24,7 +24,7 @@ public enum CredentialKind {
     @JsonCreator
     public static CredentialKind fromWire(String value) {
         if (value != null) {
-            String normalized = value.trim().toLowerCase(Locale.ROOT);
+            String normalized = value.strip().toLowerCase(Locale.ROOT);
             for (CredentialKind kind : values()) {
                 if (kind.wire.equals(normalized)) {
                     return kind;

@@ -67,7 +67,7 @@ public enum Platform {
     @JsonCreator
     public static Platform fromWire(String value) {
         if (value != null) {
-            String normalized = value.trim().toLowerCase(Locale.ROOT);
+            String normalized = value.strip().toLowerCase(Locale.ROOT);
             for (Platform platform : values()) {
                 if (platform.wire.equals(normalized)) {
                     return platform;

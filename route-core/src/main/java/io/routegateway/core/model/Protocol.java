@@ -26,7 +26,7 @@ public enum Protocol {
     @JsonCreator
     public static Protocol fromWire(String value) {
         if (value != null) {
-            String normalized = value.trim().toLowerCase(Locale.ROOT);
+            String normalized = value.strip().toLowerCase(Locale.ROOT);
             for (Protocol protocol : values()) {
                 if (protocol.wire.equals(normalized)) {
                     return protocol;

@@ -17,6 +17,6 @@ public enum WeightMode {
 
     @JsonCreator
     public static WeightMode fromWire(String value) {
-        return valueOf(value.trim().toUpperCase(Locale.ROOT));
+        return valueOf(value.strip().toUpperCase(Locale.ROOT));
     }
 }

@@ -8,6 +8,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.core.select.AffinityTable;
+import io.routegateway.core.text.StorableText;
 import io.routegateway.core.usage.ModelPrices;
 
 /**
@@ -122,7 +123,8 @@ public record RuntimeSettings(
                     break;
                 default:
                     throw new ValidationException(
-                            UNKNOWN_SETTING_CODE, "unknown setting " + field.getKey() + "; known: " + KEYS);
+                            UNKNOWN_SETTING_CODE,
+                            "unknown setting " + StorableText.quote(field.getKey()) + "; known: " + KEYS);
             }
         }
         return next;

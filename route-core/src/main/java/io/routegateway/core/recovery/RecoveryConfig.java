@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.policy.ValidationCodes;
 import io.routegateway.core.policy.ValidationException;
+import io.routegateway.core.text.StorableText;
 
 /**
  * An account's recovery rule, stored as {@code config_json.recovery}. The stored JSON shape:
@@ -253,7 +254,7 @@ public record RecoveryConfig(RecoveryMode mode, List<LocalTime> times, ZoneId ti
         try {
             return ZoneId.of(node.asText().strip());
         } catch (DateTimeException e) {
-            throw new ValidationException(TIME_ZONE_CODE, "unknown time zone: " + node.asText());
+            throw new ValidationException(TIME_ZONE_CODE, "unknown time zone " + StorableText.quote(node.asText()));
         }
     }
 
@@ -286,7 +287,8 @@ public record RecoveryConfig(RecoveryMode mode, List<LocalTime> times, ZoneId ti
     }
 
     private static ValidationException invalidTime(String value) {
-        return new ValidationException(ValidationCodes.RECOVERY_TIMES, "invalid recovery time (HH:MM): " + value);
+        return new ValidationException(
+                ValidationCodes.RECOVERY_TIMES, "invalid recovery time (HH:MM): " + StorableText.quote(value));
     }
 
     private static ValidationException intervalOutOfRange() {

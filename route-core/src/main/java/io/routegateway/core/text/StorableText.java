@@ -109,6 +109,20 @@ public final class StorableText {
         return false;
     }
 
+    /** Longest value {@link #quote} repeats. */
+    public static final int QUOTE_CHARS = 64;
+
+    /**
+     * A value for an error message: quoted when it is short and single-line, otherwise only its
+     * length, so an answer never repeats megabytes or control characters a client sent.
+     */
+    public static String quote(String value) {
+        if (value == null) {
+            return "null";
+        }
+        return isSingleLine(value, QUOTE_CHARS) ? "'" + value + "'" : "(a value of " + value.length() + " characters)";
+    }
+
     /** Storable, without control characters, and at most {@code max} characters long. */
     public static boolean isSingleLine(String text, int max) {
         return text == null || (text.length() <= max && isStorable(text) && !hasControl(text));

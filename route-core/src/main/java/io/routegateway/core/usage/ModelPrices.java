@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.policy.ValidationException;
+import io.routegateway.core.text.StorableText;
 
 /**
  * The {@code model_prices} runtime setting: USD per million tokens, per model.
@@ -29,6 +30,12 @@ public record ModelPrices(Map<String, Price> prices) {
 
     public static final String CODE = "validation.model_prices";
     public static final ModelPrices NONE = new ModelPrices(Map.of());
+    /** Priced models at most: the setting is one stored text. */
+    public static final int MAX_MODELS = 1000;
+    /** Longest priced model name, as long as any admin model name. */
+    public static final int MAX_MODEL_CHARS = 256;
+    /** Highest price, USD per million tokens: far above any real one, low enough that a cost fits a long. */
+    public static final BigDecimal MAX_PRICE = BigDecimal.valueOf(1_000_000);
 
     /** Prices of one model, USD per million tokens, each at least 0. */
     public record Price(BigDecimal inputPerMillion, BigDecimal outputPerMillion) {
@@ -38,6 +45,9 @@ public record ModelPrices(Map<String, Price> prices) {
             }
             if (inputPerMillion.signum() < 0 || outputPerMillion.signum() < 0) {
                 throw new ValidationException(CODE, "prices must not be negative");
+            }
+            if (inputPerMillion.compareTo(MAX_PRICE) > 0 || outputPerMillion.compareTo(MAX_PRICE) > 0) {
+                throw new ValidationException(CODE, "prices must be at most " + MAX_PRICE + " USD per million tokens");
             }
         }
     }
@@ -63,7 +73,12 @@ public record ModelPrices(Map<String, Price> prices) {
         BigDecimal cost = price.inputPerMillion()
                 .multiply(BigDecimal.valueOf(inputTokens == null ? 0 : inputTokens))
                 .add(price.outputPerMillion().multiply(BigDecimal.valueOf(outputTokens == null ? 0 : outputTokens)));
-        return cost.setScale(0, RoundingMode.HALF_UP).longValueExact();
+        try {
+            return cost.setScale(0, RoundingMode.HALF_UP).longValueExact();
+        } catch (ArithmeticException e) {
+            // token counts reported by an upstream are not ours to trust: an absurd count has no cost
+            return null;
+        }
     }
 
     /**
@@ -77,6 +92,9 @@ public record ModelPrices(Map<String, Price> prices) {
         if (!node.isObject()) {
             throw new ValidationException(CODE, "model_prices must be an object of model name to prices");
         }
+        if (node.size() > MAX_MODELS) {
+            throw new ValidationException(CODE, "model_prices holds at most " + MAX_MODELS + " models");
+        }
         Map<String, Price> prices = new TreeMap<>();
         Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
         while (fields.hasNext()) {
@@ -84,6 +102,12 @@ public record ModelPrices(Map<String, Price> prices) {
             String model = field.getKey().strip();
             if (model.isEmpty()) {
                 throw new ValidationException(CODE, "a model name in model_prices is blank");
+            }
+            if (!StorableText.isSingleLine(model, MAX_MODEL_CHARS)) {
+                throw new ValidationException(
+                        CODE,
+                        "a model name in model_prices must be at most " + MAX_MODEL_CHARS
+                                + " characters without control characters, U+0000 or unpaired surrogates");
             }
             JsonNode price = field.getValue();
             if (!price.isObject()) {
@@ -125,6 +149,11 @@ public record ModelPrices(Map<String, Price> prices) {
             throw new ValidationException(CODE, model + "." + field + " must be a number (USD per million tokens)");
         }
         // the text form: a double such as 0.1 would otherwise carry its binary expansion
-        return new BigDecimal(value.asText());
+        try {
+            return new BigDecimal(value.asText());
+        } catch (NumberFormatException e) {
+            // a number too large for a double reads as "Infinity"
+            throw new ValidationException(CODE, model + "." + field + " must be a finite number");
+        }
     }
 }

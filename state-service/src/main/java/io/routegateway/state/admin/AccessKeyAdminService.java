@@ -10,9 +10,11 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.routegateway.core.access.AccessKeys;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.core.text.StorableText;
 import io.routegateway.state.publish.StateOutbox;
 import io.routegateway.state.repository.AccessKeyEntity;
 import io.routegateway.state.repository.AccessKeyGroupEntity;
@@ -81,12 +83,12 @@ public class AccessKeyAdminService {
         row.id = Inputs.idOrNew(input.id(), "ak");
         row.name = Inputs.name(input.name());
         row.enabled = input.enabled() == null || input.enabled();
-        row.expiresAt = input.expiresAt();
+        row.expiresAt = expiry(body);
         row.allowedProtocols = protocolsText(input.allowedProtocols());
         row.allowedModels = StateRows.toTextArray(Inputs.models(input.allowedModels()));
         row.createdAt = now;
         row.updatedAt = now;
-        List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS);
+        List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS);
         String plaintext = newKey();
         row.keyHash = AccessKeys.hash(plaintext);
         row.keyPrefix = plaintext.substring(0, DISPLAY_PREFIX_LENGTH);
@@ -117,7 +119,7 @@ public class AccessKeyAdminService {
                 row.enabled = input.enabled();
             }
             if (body.has("expires_at")) {
-                row.expiresAt = input.expiresAt();
+                row.expiresAt = expiry(body);
             }
             if (body.has("allowed_protocols")) {
                 row.allowedProtocols = protocolsText(input.allowedProtocols());
@@ -127,7 +129,7 @@ public class AccessKeyAdminService {
             }
             Uni<Void> scope = Uni.createFrom().voidItem();
             if (body.has("group_ids")) {
-                List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS);
+                List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS);
                 scope = references.requireGroups(groupIds).flatMap(ok -> replaceScope(id, groupIds));
             }
             return scope.flatMap(ok -> outbox.accessKeyChanged(row)).flatMap(version -> view(row));
@@ -169,6 +171,15 @@ public class AccessKeyAdminService {
             // flushed now: the snapshot queued next reads the scope back
             return AdminWrites.persistAll(keyGroups, links).flatMap(ok -> keyGroups.flush());
         });
+    }
+
+    /** The instant as sent; Jackson's reader trims the text, so a U+0000 or control character around it is refused here. */
+    private static Instant expiry(JsonBody<AccessKeyInput> body) {
+        JsonNode sent = body.node("expires_at");
+        if (sent != null && sent.isTextual() && !StorableText.isSingleLine(sent.asText(), Inputs.MAX_QUERY_VALUE)) {
+            throw AdminException.invalid(AdminCodes.FIELD_TYPE, "expires_at must be an ISO-8601 instant");
+        }
+        return body.value().expiresAt();
     }
 
     private static String protocolsText(List<String> names) {

@@ -25,7 +25,9 @@ public final class AdminCodes {
     /** 400: a field has the wrong JSON type (e.g. a string where a number belongs). */
     public static final String FIELD_TYPE = "validation.field_type";
 
+    /** 400: an id (in the body or the path) is malformed, too long or holds unstorable characters. */
     public static final String ID = "validation.id";
+
     public static final String NAME = "validation.name";
     public static final String PLATFORM = "validation.platform";
     public static final String KIND = "validation.kind";
@@ -47,6 +49,8 @@ public final class AdminCodes {
 
     public static final String PROTOCOL = "validation.protocol";
     public static final String MODELS = "validation.models";
+    /** 400: a model key in the path is blank, too long or holds control or unstorable characters. */
+    public static final String MODEL_KEY = "validation.model_key";
     /** 400: a query parameter (filter, paging, time range) is invalid. */
     public static final String QUERY = "validation.query";
     /** 400: route check needs exactly one of access_key_id and access_key. */

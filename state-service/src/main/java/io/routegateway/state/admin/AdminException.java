@@ -41,6 +41,10 @@ public final class AdminException extends RuntimeException {
                 && !mismatch.getPath().isEmpty()) {
             return invalid(AdminCodes.FIELD_TYPE, "wrong JSON type for " + path(mismatch));
         }
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            // e.g. a number out of the field's range
+            return invalid(AdminCodes.FIELD_TYPE, "wrong JSON type or value out of range for " + path(mapping));
+        }
         String where = e.getLocation() == null
                 ? ""
                 : " at line " + e.getLocation().getLineNr() + ", column "

@@ -111,14 +111,16 @@ public class CredentialActionService {
      * {@code recovery_unavailable}; a server error there is 502 {@code recovery_failed}.
      */
     public Uni<JsonNode> test(String credentialId, String model) {
+        String requested = blankToNull(model) == null ? null : Inputs.modelName(model, AdminCodes.MODELS, "model");
         return Panache.withSession(() -> credentialAdmin.existing(credentialId))
-                .flatMap(row -> recovery.test(credentialId, blankToNull(model))
+                .flatMap(row -> recovery.test(credentialId, requested)
                         .onFailure()
                         .transform(CredentialActionService::unavailable))
                 .map(CredentialActionService::passOn);
     }
 
-    private Uni<List<ModelView>> modelAction(String credentialId, String modelKey, ModelEventFactory factory) {
+    private Uni<List<ModelView>> modelAction(String credentialId, String modelKeySent, ModelEventFactory factory) {
+        String modelKey = Inputs.modelName(modelKeySent, AdminCodes.MODEL_KEY, "the model key");
         return Panache.withSession(() -> credentialAdmin
                         .existing(credentialId)
                         .flatMap(row -> models.listForCredential(credentialId)
@@ -152,7 +154,7 @@ public class CredentialActionService {
             throw new AdminException(
                     404,
                     AdminCodes.NOT_FOUND,
-                    "credential " + row.id + " has no model key " + modelKey
+                    "credential " + row.id + " has no model key " + Inputs.echo(modelKey)
                             + ModelKeys.modelKey(kind, mappings, modelKey)
                                     .map(key -> " (requests for it are charged to " + key + ")")
                                     .orElse(""));

@@ -105,10 +105,7 @@ public class CredentialAdminService {
         row.platform = platform.wire();
         row.kind = kind.wire();
         row.baseUrl = Inputs.baseUrl(input.baseUrl());
-        if (input.secret() == null || input.secret().isBlank()) {
-            throw AdminException.invalid(AdminCodes.SECRET, "secret is required");
-        }
-        row.encryptedSecret = secretBox.seal(row.id, input.secret().strip());
+        row.encryptedSecret = secretBox.seal(row.id, Inputs.secret(input.secret(), "secret is required"));
         row.configJson = CredentialConfig.write("{}", body, defaultZone());
         row.enabled = input.enabled() == null || input.enabled();
         row.inPool = input.inPool() == null || input.inPool();
@@ -123,7 +120,7 @@ public class CredentialAdminService {
         row.quotaRemaining = quota(input.quotaRemaining());
         row.createdAt = now;
         row.updatedAt = now;
-        List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS);
+        List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS);
         return writes.inTransaction(() -> credentials
                 .findById(row.id)
                 .flatMap(taken -> {
@@ -161,11 +158,8 @@ public class CredentialAdminService {
                 row.baseUrl = Inputs.baseUrl(input.baseUrl());
             }
             if (body.has("secret")) {
-                if (input.secret() == null || input.secret().isBlank()) {
-                    throw AdminException.invalid(
-                            AdminCodes.SECRET, "secret must not be blank; leave it out to keep it");
-                }
-                row.encryptedSecret = secretBox.seal(row.id, input.secret().strip());
+                row.encryptedSecret = secretBox.seal(
+                        row.id, Inputs.secret(input.secret(), "secret must not be blank; leave it out to keep it"));
             }
             if (CredentialConfig.touches(body)) {
                 row.configJson = CredentialConfig.write(row.configJson, body, defaultZone());
@@ -188,7 +182,7 @@ public class CredentialAdminService {
             }
             Uni<Void> groups = Uni.createFrom().voidItem();
             if (body.has("group_ids")) {
-                List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS);
+                List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS);
                 groups = references.requireGroups(groupIds).flatMap(ok -> replaceGroups(id, groupIds));
             }
             return groups.flatMap(ok -> outbox.credentialChanged(row)).flatMap(version -> view(row));

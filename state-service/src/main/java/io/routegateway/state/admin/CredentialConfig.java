@@ -77,23 +77,33 @@ final class CredentialConfig {
     }
 
     /**
-     * The mappings as sent: {@code from} non-blank and unique, at most one catch-all ({@code "*"}).
+     * The mappings as sent: at most {@link Inputs#MAX_MAPPINGS}, {@code from} non-blank and unique,
+     * at most one catch-all ({@code "*"}); {@code from} and {@code to} single-line model names of at
+     * most {@link Inputs#MAX_MODEL} characters.
      */
     static List<ModelMapping> mappings(List<CredentialInput.MappingInput> sent) {
         List<ModelMapping> out = new ArrayList<>();
         if (sent == null) {
             return out;
         }
+        if (sent.size() > Inputs.MAX_MAPPINGS) {
+            throw AdminException.invalid(
+                    AdminCodes.MODEL_MAPPINGS, "at most " + Inputs.MAX_MAPPINGS + " model mappings");
+        }
         Set<String> seen = new HashSet<>();
         for (CredentialInput.MappingInput entry : sent) {
             if (entry == null || entry.from() == null || entry.from().isBlank()) {
                 throw AdminException.invalid(AdminCodes.MODEL_MAPPINGS, "every model mapping needs a non-blank from");
             }
+            Inputs.modelName(entry.from(), AdminCodes.MODEL_MAPPINGS, "a model mapping's from");
+            if (entry.to() != null && !entry.to().isBlank()) {
+                Inputs.modelName(entry.to(), AdminCodes.MODEL_MAPPINGS, "a model mapping's to");
+            }
             ModelMapping mapping = new ModelMapping(entry.from(), entry.to());
             if (!seen.add(mapping.from())) {
                 throw AdminException.invalid(
                         AdminCodes.MODEL_MAPPINGS,
-                        "model mapping from " + mapping.from() + " appears twice"
+                        "model mapping from " + Inputs.echo(mapping.from()) + " appears twice"
                                 + (mapping.isCatchAll() ? " (one catch-all at most)" : ""));
             }
             out.add(mapping);

@@ -93,7 +93,8 @@ public class GroupAdminService {
         row.affinityEnabled = Boolean.TRUE.equals(input.affinityEnabled());
         row.createdAt = now;
         row.updatedAt = now;
-        List<String> credentialIds = Inputs.ids(input.credentialIds(), AdminCodes.CREDENTIAL_IDS);
+        List<String> credentialIds =
+                Inputs.ids(input.credentialIds(), AdminCodes.CREDENTIAL_IDS, Inputs.MAX_CREDENTIAL_IDS);
         return writes.inTransaction(() -> groups.findById(row.id)
                 .flatMap(taken -> {
                     if (taken != null) {
@@ -101,6 +102,7 @@ public class GroupAdminService {
                     }
                     return locks.credentials(credentialIds);
                 })
+                .call(joined -> requireRoomFor(credentialIds))
                 .flatMap(joined -> groups.persist(row)
                         .flatMap(saved -> AdminWrites.persistAll(
                                 members,
@@ -134,7 +136,9 @@ public class GroupAdminService {
             }
             Uni<Void> pool = Uni.createFrom().voidItem();
             if (body.has("credential_ids")) {
-                pool = replacePool(row.id, Inputs.ids(input.credentialIds(), AdminCodes.CREDENTIAL_IDS));
+                pool = replacePool(
+                        row.id,
+                        Inputs.ids(input.credentialIds(), AdminCodes.CREDENTIAL_IDS, Inputs.MAX_CREDENTIAL_IDS));
             }
             return pool.flatMap(ok -> outbox.groupChanged(row)).flatMap(version -> view(row));
         }));
@@ -200,7 +204,11 @@ public class GroupAdminService {
                     changed.add(link.credentialId);
                 }
             });
+            List<String> joining = wanted.stream()
+                    .filter(id -> current.stream().noneMatch(link -> link.credentialId.equals(id)))
+                    .toList();
             return locks.credentials(changed)
+                    .call(affected -> requireRoomFor(joining))
                     .flatMap(affected -> AdminWrites.replaceLinks(
                                     members,
                                     current,
@@ -209,6 +217,23 @@ public class GroupAdminService {
                                     credentialId -> new GroupCredentialEntity(groupId, credentialId))
                             .flatMap(ok -> credentialsChanged(affected)));
         });
+    }
+
+    /**
+     * A credential's snapshot lists its groups: joining one more must keep it within {@link
+     * Inputs#MAX_GROUP_IDS}, the bound a credential's own {@code group_ids} has.
+     */
+    private Uni<Void> requireRoomFor(List<String> joining) {
+        return members.groupCounts(joining)
+                .invoke(counts -> counts.forEach((credentialId, count) -> {
+                    if (count >= Inputs.MAX_GROUP_IDS) {
+                        throw AdminException.invalid(
+                                AdminCodes.CREDENTIAL_IDS,
+                                "credential " + credentialId + " is already in " + Inputs.MAX_GROUP_IDS
+                                        + " groups, the most one credential may be in");
+                    }
+                }))
+                .replaceWithVoid();
     }
 
     private Uni<GroupView> view(GroupEntity row) {

@@ -54,8 +54,8 @@ public class RouteCheckService {
             PoolView view = stored.view(now);
             AccessKeySnapshot key;
             if (byId) {
-                key = view.accessKey(input.accessKeyId())
-                        .orElseThrow(() -> AdminException.notFound("access key", input.accessKeyId()));
+                String accessKeyId = Inputs.refId(input.accessKeyId(), AdminCodes.ACCESS_KEY);
+                key = view.accessKey(accessKeyId).orElseThrow(() -> AdminException.notFound("access key", accessKeyId));
             } else {
                 key = view.authenticate(input.accessKey()).orElse(null);
             }
@@ -63,7 +63,8 @@ public class RouteCheckService {
                     key == null ? null : Affinity.key(key.accessKeyId(), protocol, prefix(input, protocol));
             RouteRequest request = new RouteRequest(key, protocol, input.model(), affinityKey);
             AffinityTable affinity = remembered(view, key, affinityKey, input, now);
-            Set<String> excluded = new HashSet<>(Inputs.ids(input.excludedCredentialIds(), AdminCodes.CREDENTIAL_IDS));
+            Set<String> excluded = new HashSet<>(
+                    Inputs.ids(input.excludedCredentialIds(), AdminCodes.CREDENTIAL_IDS, Inputs.MAX_CREDENTIAL_IDS));
             SplittableRandom rng = input.seed() == null ? new SplittableRandom() : new SplittableRandom(input.seed());
             return RouteCheckView.of(Router.route(view, request, excluded, affinity, rng, now, true), hex(affinityKey));
         });
@@ -80,8 +81,8 @@ public class RouteCheckService {
     /** An affinity table holding the one simulated memory, or null when none is simulated. */
     private static AffinityTable remembered(
             PoolView view, AccessKeySnapshot key, AffinityKey affinityKey, RouteCheckInput input, Instant now) {
-        String credentialId = input.rememberedCredentialId();
-        if (credentialId == null || credentialId.isBlank()) {
+        String credentialId = Inputs.refId(input.rememberedCredentialId(), AdminCodes.CREDENTIAL_IDS);
+        if (credentialId == null) {
             return null;
         }
         CredentialSnapshot credential = view.credential(credentialId)
@@ -91,8 +92,8 @@ public class RouteCheckService {
             throw AdminException.invalid(
                     AdminCodes.QUERY, "remembered_credential_id needs a prompt (or body) and a known access key");
         }
-        String groupId = input.rememberedGroupId();
-        if (groupId == null || groupId.isBlank()) {
+        String groupId = Inputs.refId(input.rememberedGroupId(), AdminCodes.GROUP_IDS);
+        if (groupId == null) {
             groupId = key.groupIds().stream()
                     .filter(credential.groupIds()::contains)
                     .findFirst()

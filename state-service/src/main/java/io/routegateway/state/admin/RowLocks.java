@@ -45,7 +45,10 @@ public class RowLocks {
         }
         return chain.map(ignored -> {
             if (!missing.isEmpty()) {
-                throw AdminException.invalid(AdminCodes.CREDENTIAL_IDS, "unknown credential ids: " + missing);
+                throw AdminException.invalid(
+                        AdminCodes.CREDENTIAL_IDS,
+                        "unknown credential ids: " + missing.subList(0, Math.min(10, missing.size()))
+                                + (missing.size() > 10 ? " and " + (missing.size() - 10) + " more" : ""));
             }
             return locked;
         });

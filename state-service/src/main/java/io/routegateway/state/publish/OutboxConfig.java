@@ -26,6 +26,16 @@ public interface OutboxConfig {
     @Max(10_000)
     int batchSize();
 
+    /**
+     * Largest message the relay sends ({@code STATE_OUTBOX_MAX_MESSAGE_BYTES}): key, value and
+     * framing in UTF-8 bytes. Keep it below the producer's {@code max.request.size} (1048576 by
+     * default) and the topics' {@code max.message.bytes}; a larger snapshot is marked failed in the
+     * outbox, never retried.
+     */
+    @WithDefault("1000000")
+    @Min(1024)
+    int maxMessageBytes();
+
     /** The compacted topics, created at start-up when absent. */
     Topics topics();
 

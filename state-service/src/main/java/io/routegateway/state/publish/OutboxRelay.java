@@ -4,10 +4,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -38,6 +38,13 @@ import org.jboss.logging.Logger;
  * client thread, HR000069) and deletes what was acknowledged. Rounds run after each commit that
  * queued a row ({@link #trigger}) and on a short poll interval; triggers during a round coalesce into
  * one more round.
+ *
+ * <p>A row that can never be published ({@link Publishability}: larger than {@code
+ * state.outbox.max-message-bytes}, or refused by the producer or broker as such) is not retried: it
+ * is marked failed ({@code failed_at}, {@code failure}) together with the older rows of its key it
+ * supersedes being deleted, counted ({@value #DEAD_LETTERED}, gauge {@value #FAILED_ROWS}), reported
+ * by the {@code state-outbox} readiness check's data, and skipped by every later round, so the rows
+ * behind it are published. A newer row of the same key is published as usual.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -49,6 +56,8 @@ public class OutboxRelay {
     static final String SIZE = "state.outbox.size";
     static final String PUBLISHED = "state.outbox.published";
     static final String FAILED = "state.outbox.send.failures";
+    static final String DEAD_LETTERED = "state.outbox.dead_lettered";
+    static final String FAILED_ROWS = "state.outbox.failed";
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
 
@@ -60,11 +69,17 @@ public class OutboxRelay {
     private final Timer lag;
     private final Counter published;
     private final Counter failed;
+    private final Counter deadLettered;
     // deliberately concurrent: triggers arrive from any thread, rounds run one at a time
     private final AtomicBoolean ready = new AtomicBoolean();
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean requested = new AtomicBoolean();
     private final AtomicLong size = new AtomicLong();
+    private final AtomicLong failedRows = new AtomicLong();
+    private final AtomicReference<String> lastFailure = new AtomicReference<>();
+
+    /** One sent (or refused) row: {@code failure} null = acknowledged, else why it can never be published. */
+    private record Sent(OutboxEntity row, String failure) {}
 
     public OutboxRelay(
             OutboxRepository outbox,
@@ -88,8 +103,14 @@ public class OutboxRelay {
         this.failed = Counter.builder(FAILED)
                 .description("Outbox messages the broker did not acknowledge (kept for a later round)")
                 .register(registry);
+        this.deadLettered = Counter.builder(DEAD_LETTERED)
+                .description("Outbox messages that can never be published, marked failed")
+                .register(registry);
         Gauge.builder(SIZE, size, AtomicLong::get)
-                .description("Rows in state_outbox after the last relay round")
+                .description("Rows waiting in state_outbox after the last relay round")
+                .register(registry);
+        Gauge.builder(FAILED_ROWS, failedRows, AtomicLong::get)
+                .description("Rows in state_outbox marked failed (never publishable), after the last relay round")
                 .register(registry);
     }
 
@@ -145,9 +166,11 @@ public class OutboxRelay {
             return outbox.oldest(batchSize)
                     .flatMap(rows -> publish(rows, onContext)
                             .flatMap(ids -> outbox.deleteByIds(ids))
-                            .flatMap(deleted -> outbox.count())
+                            .flatMap(deleted -> outbox.countPending())
                             .invoke(size::set)
-                            .map(remaining -> rows.size() == batchSize));
+                            .flatMap(pending -> outbox.countFailed())
+                            .invoke(failedRows::set)
+                            .map(failedCount -> rows.size() == batchSize));
         }));
     }
 
@@ -158,14 +181,22 @@ public class OutboxRelay {
                         .getSingleResult());
     }
 
-    /** Sends the newest row of each key and returns the ids that the acknowledgements cover. */
+    /**
+     * Sends the newest row of each key; returns the ids to delete: those the acknowledgements cover,
+     * and the superseded rows of a key whose newest row was just marked failed.
+     */
     private Uni<List<Long>> publish(List<OutboxEntity> rows, Executor onContext) {
         if (rows.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
         List<OutboxEntity> latest = LatestPerKey.select(rows);
-        List<Uni<OutboxEntity>> sends = new ArrayList<>(latest.size());
+        List<Uni<Sent>> sends = new ArrayList<>(latest.size());
         for (OutboxEntity row : latest) {
+            String tooLarge = Publishability.tooLarge(row.messageKey, row.payload, config.maxMessageBytes());
+            if (tooLarge != null) {
+                sends.add(Uni.createFrom().item(new Sent(row, tooLarge)));
+                continue;
+            }
             sends.add(sender.send(row.topic, row.messageKey, row.payload)
                     .map(ignored -> acknowledged(row))
                     .onFailure()
@@ -176,18 +207,68 @@ public class OutboxRelay {
                 .andFailFast()
                 // back on the round's Vert.x context before Hibernate Reactive continues
                 .emitOn(onContext)
-                .map(results -> LatestPerKey.covered(
-                        rows, results.stream().filter(Objects::nonNull).toList()));
+                .map(results -> {
+                    List<OutboxEntity> acknowledged = new ArrayList<>();
+                    List<OutboxEntity> failedNow = new ArrayList<>();
+                    for (Sent sent : results) {
+                        if (sent == null) {
+                            continue;
+                        }
+                        if (sent.failure() == null) {
+                            acknowledged.add(sent.row());
+                        } else {
+                            markFailed(sent.row(), sent.failure());
+                            failedNow.add(sent.row());
+                        }
+                    }
+                    List<Long> ids = new ArrayList<>(LatestPerKey.covered(rows, acknowledged));
+                    for (Long superseded : LatestPerKey.covered(rows, failedNow)) {
+                        if (failedNow.stream().noneMatch(row -> row.id.equals(superseded))) {
+                            ids.add(superseded);
+                        }
+                    }
+                    return ids;
+                });
     }
 
-    private OutboxEntity acknowledged(OutboxEntity row) {
+    /** The managed row is updated when the round's transaction commits. */
+    private void markFailed(OutboxEntity row, String reason) {
+        row.failedAt = clock.instant();
+        row.failure = reason;
+        deadLettered.increment();
+        String where = row.topic + " key " + row.messageKey + " (outbox row " + row.id + ")";
+        lastFailure.set(where + ": " + reason);
+        LOG.warnf("Publishing %s can never succeed, the row is marked failed and skipped: %s", where, reason);
+    }
+
+    /** Rows marked failed after the last round (0 before the first). */
+    public long failedRows() {
+        return failedRows.get();
+    }
+
+    /** Rows waiting after the last round. */
+    public long pendingRows() {
+        return size.get();
+    }
+
+    /** The last row marked failed by this replica and why, or null. */
+    public String lastFailure() {
+        return lastFailure.get();
+    }
+
+    private Sent acknowledged(OutboxEntity row) {
         published.increment();
         Duration sinceCommit = Duration.between(row.createdAt, clock.instant());
         lag.record(sinceCommit.isNegative() ? Duration.ZERO : sinceCommit);
-        return row;
+        return new Sent(row, null);
     }
 
-    private OutboxEntity notAcknowledged(OutboxEntity row, Throwable failure) {
+    /** A refusal that will come back every round is returned as such; anything else is retried later (null). */
+    private Sent notAcknowledged(OutboxEntity row, Throwable failure) {
+        String permanent = Publishability.permanentFailure(failure);
+        if (permanent != null) {
+            return new Sent(row, permanent);
+        }
         failed.increment();
         LOG.warnf(
                 "Publishing %s key %s (outbox row %d) failed, retrying in a later round: %s",

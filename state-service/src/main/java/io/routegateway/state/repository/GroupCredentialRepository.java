@@ -1,6 +1,9 @@
 package io.routegateway.state.repository;
 
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -16,6 +19,18 @@ public class GroupCredentialRepository
     public Uni<List<String>> groupIdsOf(String credentialId) {
         return list("credentialId = ?1 order by groupId", credentialId)
                 .map(rows -> rows.stream().map(row -> row.groupId).toList());
+    }
+
+    /** How many group pools hold each of these credentials; a credential in none is absent. */
+    public Uni<Map<String, Long>> groupCounts(Collection<String> credentialIds) {
+        if (credentialIds.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return list("credentialId in ?1", List.copyOf(credentialIds)).map(rows -> {
+            Map<String, Long> counts = new HashMap<>();
+            rows.forEach(row -> counts.merge(row.credentialId, 1L, Long::sum));
+            return counts;
+        });
     }
 
     /** The credentials in a group's pool, by credential id. */

@@ -14,7 +14,8 @@ import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 
 /**
  * A row of {@code state_outbox}: a message for a compacted topic, written in the transaction that
- * changed the state and deleted once the broker acknowledged it.
+ * changed the state and deleted once the broker acknowledged it, or kept with {@link #failedAt}
+ * when it can never be published.
  */
 @Entity
 @Table(name = "state_outbox")
@@ -36,6 +37,14 @@ public class OutboxEntity extends PanacheEntityBase {
     @Convert(converter = InstantText.class)
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;
+
+    /** When the relay gave up on the row (it can never be published); null while it is pending. */
+    @Convert(converter = InstantText.class)
+    @Column(name = "failed_at")
+    public Instant failedAt;
+
+    /** Why it can never be published; never the payload. */
+    public String failure;
 
     public OutboxEntity() {}
 

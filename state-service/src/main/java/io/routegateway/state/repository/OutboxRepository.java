@@ -12,9 +12,17 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 public class OutboxRepository implements PanacheRepositoryBase<OutboxEntity, Long> {
 
-    /** The oldest {@code limit} rows, in id (= commit order per key) order. */
+    /** The oldest {@code limit} pending rows (not marked failed), in id (= commit order per key) order. */
     public Uni<List<OutboxEntity>> oldest(int limit) {
-        return findAll(Sort.by("id")).page(0, limit).list();
+        return find("failedAt is null", Sort.by("id")).page(0, limit).list();
+    }
+
+    public Uni<Long> countPending() {
+        return count("failedAt is null");
+    }
+
+    public Uni<Long> countFailed() {
+        return count("failedAt is not null");
     }
 
     public Uni<Long> deleteByIds(List<Long> ids) {
