@@ -134,8 +134,12 @@ class HostileInputTests {
                     "PATCH",
                     "/settings",
                     Map.of("model_prices", Map.of("m" + bad, Map.of("input_per_million", 1, "output_per_million", 1))),
-                    "validation.model_prices"));
-            refusals.add(new Refusal("PATCH", "/settings", Map.of("setting" + bad, 1), "validation.unknown_setting"));
+                    "validation.model_prices|validation.malformed_json"));
+            refusals.add(new Refusal(
+                    "PATCH",
+                    "/settings",
+                    Map.of("setting" + bad, 1),
+                    "validation.unknown_setting|validation.malformed_json"));
             refusals.add(new Refusal(
                     "POST",
                     "/route-check",
@@ -263,12 +267,12 @@ class HostileInputTests {
                 "PATCH",
                 "/settings",
                 Map.of("model_prices", Map.of(MEGABYTE, Map.of("input_per_million", 1, "output_per_million", 1))),
-                "validation.model_prices"));
+                "validation.model_prices|validation.malformed_json"));
         refusals.add(new Refusal(
                 "PATCH",
                 "/settings",
                 Map.of("model_prices", Map.of("m", Map.of("input_per_million", 1e300, "output_per_million", 1))),
-                "validation.model_prices"));
+                "validation.model_prices|validation.malformed_json"));
         // huge arrays
         List<Map<String, String>> mappings = new ArrayList<>();
         for (int i = 0; i <= Inputs.MAX_MAPPINGS; i++) {
