@@ -67,7 +67,8 @@ class RuntimeSettingsTests extends GatewayTestBase {
         assertThat(views.settings().blacklistThreshold()).isEqualTo(2);
         assertThat(forwarding.affinity().capacity()).isEqualTo(50);
 
-        // threshold 2: the first transient failure keeps the account ok, the second flips it to error
+        // threshold 2: two transient failures keep the account ok, the third exceeds it and flips it to error
+        localOutcomes.apply(transientFailure(credential));
         localOutcomes.apply(transientFailure(credential));
         assertThat(accountStatus(credential)).isEqualTo(AccountStatus.OK);
         localOutcomes.apply(transientFailure(credential));

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * settings the gateways apply (model prices stay with state-service). One snapshot is the whole
  * state; a higher version replaces a lower one.
  *
- * @param blacklistThreshold consecutive transient failures that flip an account to error; 0 = off
+ * @param blacklistThreshold consecutive transient failures an account tolerates: one more flips it to error; 0 = off
  * @param affinityTtlSeconds lifetime of a session-affinity entry
  * @param affinityCapacity affinity entries kept per gateway
  */

@@ -14,7 +14,7 @@ import io.routegateway.core.usage.ModelPrices;
 /**
  * The runtime settings (table {@code runtime_settings}, one text value per key), with their bounds.
  *
- * @param blacklistThreshold consecutive transient failures that flip an account to error; 0 = off
+ * @param blacklistThreshold consecutive transient failures an account tolerates: one more flips it to error; 0 = off
  *     (the default), at most {@value #MAX_BLACKLIST_THRESHOLD}
  * @param affinityTtlSeconds lifetime of a session-affinity entry, 1..{@value #MAX_AFFINITY_TTL_SECONDS}
  * @param affinityCapacity affinity entries kept per gateway, 1..{@value #MAX_AFFINITY_CAPACITY}

@@ -202,7 +202,7 @@ public final class StateTransition {
                         escalated.semanticFailureStreakFingerprint()));
             }
         }
-        return blacklistIfThresholdReached(profile, next);
+        return blacklistIfThresholdExceeded(profile, next);
     }
 
     /**
@@ -229,12 +229,16 @@ public final class StateTransition {
         return counted > 0;
     }
 
-    /** The optional consecutive-failure threshold from runtime settings (seed B's blacklist). */
-    private static CredentialHealth blacklistIfThresholdReached(CredentialProfile profile, CredentialHealth health) {
+    /**
+     * The optional consecutive-failure threshold from runtime settings (seed B's blacklist: "removed
+     * after consecutive failures exceed the threshold"): the failure that takes the count above the
+     * threshold flips the account to error, so threshold N tolerates N consecutive failures.
+     */
+    private static CredentialHealth blacklistIfThresholdExceeded(CredentialProfile profile, CredentialHealth health) {
         AccountState account = health.account();
         if (profile.blacklistThreshold() > 0
                 && account.status() == AccountStatus.OK
-                && account.transientFailureCount() >= profile.blacklistThreshold()) {
+                && account.transientFailureCount() > profile.blacklistThreshold()) {
             return health.withAccount(account.withStatus(AccountStatus.ERROR));
         }
         return health;

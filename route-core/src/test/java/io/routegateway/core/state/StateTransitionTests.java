@@ -106,6 +106,19 @@ class StateTransitionTests {
         }
 
         @Test
+        void theSameRelayMessageWithAnIdeographicOrNoBreakSpaceContinuesTheStreak() {
+            CredentialHealth next = apply(
+                    profile(COOLDOWN_ON, SOL_AND_GLM),
+                    CredentialHealth.HEALTHY,
+                    failure(0, "upstream-sol", "semantic_response_transient", 200, "当前分组 上游负载已饱和"),
+                    failure(11, "upstream-sol", "semantic_response_transient", 200, "当前分组\u3000上游负载已饱和"),
+                    failure(22, "upstream-sol", "semantic_response_transient", 200, "当前分组\u00a0上游负载已饱和\u3000"));
+
+            assertThat(next.models().get("upstream-sol").semanticFailureStreakCount())
+                    .isEqualTo(3);
+        }
+
+        @Test
         void reachingTheThresholdFlipsTheModelToErrorAndTheCountIsCapped() {
             FailurePolicy threshold3 = new FailurePolicy(2, 200, 3, false, 10, true);
             CredentialHealth next = CredentialHealth.HEALTHY;
@@ -672,16 +685,37 @@ class StateTransitionTests {
         }
 
         @Test
-        void consecutiveFailuresReachingTheThresholdFlipToErrorAndSuccessResetsTheCount() {
+        void consecutiveFailuresExceedingTheThresholdFlipToErrorAndSuccessResetsTheCount() {
             CredentialProfile withThreshold =
                     new CredentialProfile(Platform.OPENAI, CredentialKind.API, SOL_AND_GLM, FailurePolicy.DEFAULTS, 3);
-            CredentialHealth two =
-                    apply(withThreshold, CredentialHealth.HEALTHY, status(0, null, 500), status(1, null, 500));
-            CredentialHealth reset =
-                    apply(withThreshold, two, success(2, null), status(3, null, 500), status(4, null, 500));
+            CredentialHealth three = apply(
+                    withThreshold,
+                    CredentialHealth.HEALTHY,
+                    status(0, null, 500),
+                    status(1, null, 500),
+                    status(2, null, 500));
+            assertThat(three.account().status()).isEqualTo(AccountStatus.OK);
+            CredentialHealth reset = apply(
+                    withThreshold,
+                    three,
+                    success(3, null),
+                    status(4, null, 500),
+                    status(5, null, 500),
+                    status(6, null, 500));
+            assertThat(reset.account().transientFailureCount()).isEqualTo(3);
             assertThat(reset.account().status()).isEqualTo(AccountStatus.OK);
-            CredentialHealth third = apply(withThreshold, reset, status(5, null, 500));
-            assertThat(third.account().status()).isEqualTo(AccountStatus.ERROR);
+            CredentialHealth fourth = apply(withThreshold, reset, status(7, null, 500));
+            assertThat(fourth.account().status()).isEqualTo(AccountStatus.ERROR);
+        }
+
+        @Test
+        void reachingTheThresholdIsNotEnough() {
+            CredentialProfile thresholdOne =
+                    new CredentialProfile(Platform.OPENAI, CredentialKind.API, SOL_AND_GLM, FailurePolicy.DEFAULTS, 1);
+            CredentialHealth one = apply(thresholdOne, CredentialHealth.HEALTHY, status(0, null, 500));
+            assertThat(one.account().status()).isEqualTo(AccountStatus.OK);
+            assertThat(apply(thresholdOne, one, status(1, null, 500)).account().status())
+                    .isEqualTo(AccountStatus.ERROR);
         }
     }
 

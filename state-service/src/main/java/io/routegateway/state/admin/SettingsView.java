@@ -6,7 +6,7 @@ import io.routegateway.core.policy.RuntimeSettings;
 /**
  * The runtime settings.
  *
- * @param blacklistThreshold consecutive transient failures that flip an account to error; 0 = off
+ * @param blacklistThreshold consecutive transient failures an account tolerates: one more flips it to error; 0 = off
  * @param affinityTtlSeconds lifetime of a session-affinity entry
  * @param affinityCapacity affinity entries per gateway
  * @param modelPrices model → {@code {input_per_million, output_per_million}} in USD

@@ -131,16 +131,17 @@ class OutcomeApplyTests {
     }
 
     @Test
-    void theBlacklistThresholdFromRuntimeSettingsFlipsTheAccountToError() {
+    void failuresExceedingTheBlacklistThresholdFromRuntimeSettingsFlipTheAccountToError() {
         String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-blacklist");
         Instant at = Instant.parse("2026-03-01T13:00:00Z");
         setBlacklistThreshold("2");
         try {
             OutcomeFixtures.await(() -> service.apply(accountFailure(id, at)));
-            assertThat(credential(id).status).isEqualTo("ok");
             OutcomeFixtures.await(() -> service.apply(accountFailure(id, at.plusSeconds(20))));
+            assertThat(credential(id).status).isEqualTo("ok");
+            OutcomeFixtures.await(() -> service.apply(accountFailure(id, at.plusSeconds(40))));
             CredentialEntity account = credential(id);
-            assertThat(account.transientFailureCount).isEqualTo(2);
+            assertThat(account.transientFailureCount).isEqualTo(3);
             assertThat(account.status).isEqualTo("error");
         } finally {
             setBlacklistThreshold("0");
