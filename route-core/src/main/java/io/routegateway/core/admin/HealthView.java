@@ -255,7 +255,7 @@ public final class HealthView {
             }
         }
         List<KnownModel> out = new ArrayList<>();
-        for (String key : ModelKeys.serviceableModelKeys(platform, kind, mappings, byKey.keySet())) {
+        for (String key : ModelKeys.listedModelKeys(platform, kind, mappings, byKey.keySet())) {
             ModelState row = byKey.get(key);
             List<String> aliases = ModelKeys.aliases(kind, mappings, key);
             boolean removed = mappingRemoved(kind, mappings, key);

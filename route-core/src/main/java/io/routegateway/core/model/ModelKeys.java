@@ -69,26 +69,64 @@ public final class ModelKeys {
     }
 
     /**
-     * The model keys an account can serve: the escalation denominator before paused models are
-     * excluded. Mapped accounts use their explicit upstream names; official and mapping-less
-     * accounts use the platform baseline. Keys already known from model rows are added, so a
-     * pass-through catch-all still counts every model it has been charged for.
+     * The model keys the 模型状态 section lists: the keys the account names ({@link #namedModelKeys})
+     * followed by every other key that has a row — a removed mapping (已移除映射), a name a
+     * pass-through catch-all was charged for — so each can still be seen, paused and cleared. Not
+     * the escalation denominator.
      */
-    public static Set<String> serviceableModelKeys(
+    public static Set<String> listedModelKeys(
             Platform platform, CredentialKind kind, List<ModelMapping> mappings, Set<String> knownKeys) {
-        Set<String> keys = new LinkedHashSet<>();
-        if (kind == CredentialKind.OFFICIAL || mappings == null || mappings.isEmpty()) {
-            keys.addAll(platform.baselineModels());
-        } else {
+        Set<String> keys = namedModelKeys(platform, kind, mappings);
+        keys.addAll(knownKeys);
+        return keys;
+    }
+
+    /**
+     * The escalation denominator before manual pauses are excluded: only models the account can
+     * still serve, as a closed set — {@link #namedModelKeys}. A model row outside it (a removed
+     * mapping, a stray name an official account sent as itself) never counts: no request can clear
+     * it, so counting it would block escalation for good once its cooldown passed.
+     *
+     * <p>Empty when the account serves names it cannot enumerate — a pass-through catch-all ({@code
+     * *}→{@code *}), or an official / mapping-less account of a platform without a baseline
+     * ({@code openai}). "Every serviceable model is unavailable" can then never be established, so
+     * model-scoped failures stay per model (the spec's default); the account still backs off on its
+     * account-scoped failures (transport, 401/403, …).
+     */
+    public static Optional<Set<String>> escalationModelKeys(
+            Platform platform, CredentialKind kind, List<ModelMapping> mappings) {
+        boolean official = kind == CredentialKind.OFFICIAL || mappings == null || mappings.isEmpty();
+        if (!official) {
             for (ModelMapping mapping : mappings) {
-                if (!mapping.passesThrough()) {
-                    keys.add(stripOneM(mapping.to()));
-                } else if (!mapping.isCatchAll()) {
-                    keys.add(stripOneM(mapping.from()));
+                if (mapping.isCatchAll() && mapping.passesThrough()) {
+                    return Optional.empty();
                 }
             }
         }
-        keys.addAll(knownKeys);
+        Set<String> keys = namedModelKeys(platform, kind, mappings);
+        return keys.isEmpty() ? Optional.empty() : Optional.of(keys);
+    }
+
+    /**
+     * The keys an account's configuration names, in order: each mapping's upstream key (a fixed
+     * catch-all target included: the funnel every other name ends in), or the platform baseline for
+     * official and mapping-less accounts.
+     */
+    static Set<String> namedModelKeys(Platform platform, CredentialKind kind, List<ModelMapping> mappings) {
+        Set<String> keys = new LinkedHashSet<>();
+        if (kind == CredentialKind.OFFICIAL || mappings == null || mappings.isEmpty()) {
+            for (String model : platform.baselineModels()) {
+                keys.add(stripOneM(model));
+            }
+            return keys;
+        }
+        for (ModelMapping mapping : mappings) {
+            if (!mapping.passesThrough()) {
+                keys.add(stripOneM(mapping.to()));
+            } else if (!mapping.isCatchAll()) {
+                keys.add(stripOneM(mapping.from()));
+            }
+        }
         return keys;
     }
 

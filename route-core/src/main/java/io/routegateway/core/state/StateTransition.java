@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -206,17 +207,18 @@ public final class StateTransition {
     }
 
     /**
-     * The escalation check: the denominator is every model the account can serve minus manual
-     * pauses; escalate only when each remaining one is cooling or in error.
+     * The escalation check: the denominator is {@link ModelKeys#escalationModelKeys} (only models
+     * the account can still serve) minus manual pauses; escalate only when each remaining one is
+     * cooling or in error. An account whose models cannot be enumerated never escalates here.
      */
     static boolean everyServiceableModelUnavailable(CredentialProfile profile, CredentialHealth health, Instant at) {
-        Set<String> serviceable = new TreeSet<>(ModelKeys.serviceableModelKeys(
-                profile.platform(),
-                profile.kind(),
-                profile.modelMappings(),
-                health.models().keySet()));
+        Optional<Set<String>> serviceable =
+                ModelKeys.escalationModelKeys(profile.platform(), profile.kind(), profile.modelMappings());
+        if (serviceable.isEmpty()) {
+            return false;
+        }
         int counted = 0;
-        for (String key : serviceable) {
+        for (String key : serviceable.get()) {
             ModelState row = health.models().get(key);
             if (row != null && row.status() == ModelStatus.PAUSED) {
                 continue;

@@ -350,6 +350,68 @@ class StateTransitionTests {
         }
 
         @Test
+        void aRowOfARemovedMappingDoesNotBlockEscalation() {
+            // upstream-old failed while it was still mapped; its cooldown passed and no request can clear it now
+            CredentialHealth stale = apply(
+                    profile(COOLDOWN_ON, List.of(new ModelMapping("old", "upstream-old"))),
+                    CredentialHealth.HEALTHY,
+                    status(0, "upstream-old", 500));
+            CredentialProfile remapped = profile(COOLDOWN_ON, SOL_AND_GLM);
+
+            CredentialHealth next =
+                    apply(remapped, stale, status(100, "upstream-sol", 500), status(101, "upstream-glm", 500));
+
+            assertThat(next.models()).containsKey("upstream-old");
+            assertThat(next.account().cooldownUntil()).isEqualTo(t(111));
+        }
+
+        @Test
+        void aStrayModelNameOnAnOfficialAccountDoesNotBlockEscalation() {
+            CredentialProfile claude =
+                    new CredentialProfile(Platform.CLAUDE, CredentialKind.OFFICIAL, List.of(), COOLDOWN_ON, 0);
+            CredentialHealth state = apply(claude, CredentialHealth.HEALTHY, status(0, "claude-typo-4", 500));
+            List<String> baseline = Platform.CLAUDE.baselineModels();
+            for (int i = 0; i < baseline.size(); i++) {
+                state = apply(claude, state, status(100 + i, baseline.get(i), 500));
+            }
+            assertThat(state.account().cooldownUntil()).isEqualTo(t(113));
+        }
+
+        @Test
+        void aPassThroughCatchAllAccountKeepsModelFailuresPerModel() {
+            CredentialProfile catchAll = profile(COOLDOWN_ON, List.of(new ModelMapping("*", "*")));
+            CredentialHealth one = apply(catchAll, CredentialHealth.HEALTHY, status(0, "gpt-5.6-sol", 429));
+            assertThat(one.models().get("gpt-5.6-sol").cooldownUntil()).isEqualTo(t(10));
+            assertThat(one.account().cooldownUntil()).isNull();
+
+            CredentialHealth two = apply(catchAll, one, status(1, "glm-5.3", 429));
+            assertThat(two.account().cooldownUntil()).isNull();
+        }
+
+        @Test
+        void aCatchAllBesideExplicitMappingsStillServesUnnamedModelsSoNothingEscalates() {
+            CredentialProfile mixed = profile(
+                    COOLDOWN_ON, List.of(new ModelMapping("gpt-5.6-sol", "upstream-sol"), new ModelMapping("*", "")));
+            CredentialHealth next = apply(mixed, CredentialHealth.HEALTHY, status(0, "upstream-sol", 429));
+            assertThat(next.account().cooldownUntil()).isNull();
+        }
+
+        @Test
+        void aMappingLessOpenAiAccountKeepsModelFailuresPerModel() {
+            CredentialProfile mappingLess = profile(COOLDOWN_ON, List.of());
+            CredentialHealth next = apply(mappingLess, CredentialHealth.HEALTHY, status(0, "gpt-5.6-sol", 429));
+            assertThat(next.models().get("gpt-5.6-sol").cooldownUntil()).isEqualTo(t(10));
+            assertThat(next.account().cooldownUntil()).isNull();
+        }
+
+        @Test
+        void aFixedCatchAllTargetIsTheFunnelAndCountsInTheDenominator() {
+            CredentialProfile funnel = profile(COOLDOWN_ON, List.of(new ModelMapping("*", "upstream-all")));
+            CredentialHealth next = apply(funnel, CredentialHealth.HEALTHY, status(0, "upstream-all", 429));
+            assertThat(next.account().cooldownUntil()).isEqualTo(t(10));
+        }
+
+        @Test
         void noEscalationWhenCooldownIsOff() {
             CredentialProfile profile = profile(FailurePolicy.DEFAULTS, SOL_AND_GLM);
             CredentialHealth next = apply(

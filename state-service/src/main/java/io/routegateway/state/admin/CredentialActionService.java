@@ -145,7 +145,7 @@ public class CredentialActionService {
         CredentialKind kind = CredentialKind.fromWire(row.kind);
         Set<String> rowKeys = new HashSet<>();
         rows.forEach(model -> rowKeys.add(model.modelKey));
-        boolean listed = ModelKeys.serviceableModelKeys(Platform.fromWire(row.platform), kind, mappings, rowKeys)
+        boolean listed = ModelKeys.listedModelKeys(Platform.fromWire(row.platform), kind, mappings, rowKeys)
                 .contains(modelKey);
         boolean servedAsItself = ModelKeys.modelKey(kind, mappings, modelKey)
                 .map(modelKey::equals)
