@@ -6,7 +6,7 @@ import java.util.Locale;
  * How one demo account answers, switchable at run time through the control API.
  *
  * @param mode what to do
- * @param status the HTTP status for {@link Mode#STATUS} (e.g. 429, 500, 401)
+ * @param status the HTTP status for {@link Mode#STATUS} (e.g. 429, 500, 401) and {@link Mode#ECHO}
  * @param model only requests for this upstream model misbehave; null = every model
  * @param delayMs added latency before answering (0 = none)
  * @param cutAfterFrames for {@link Mode#STREAM_CUT}: data frames sent before the connection is cut
@@ -34,7 +34,13 @@ public record Behaviour(Mode mode, int status, String model, long delayMs, int c
         /** Accept the request and never send a byte (the gateway's read-gap timeout fires). */
         STALL,
         /** Stream some frames, then cut the connection without a terminal event. */
-        STREAM_CUT;
+        STREAM_CUT,
+        /**
+         * The configured status (400, 404, 422) with an error that quotes the client's input the
+         * way the protocol's vendor does: the model, unknown top-level fields, the prompt text and
+         * tool names (see {@link Echoes}).
+         */
+        ECHO;
 
         public static Mode parse(String value) {
             return valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));

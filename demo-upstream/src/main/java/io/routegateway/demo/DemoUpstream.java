@@ -26,6 +26,7 @@ import io.vertx.core.http.HttpServerResponse;
  *
  * <pre>
  * PUT    /_control/accounts/{key}   {"mode":"status","status":429,"model":"upstream-sol"}
+ * PUT    /_control/accounts/{key}   {"mode":"echo","status":400}   vendor-style errors quoting the request
  * DELETE /_control/accounts/{key}   back to healthy
  * GET    /_control/accounts         behaviours and request counts per account and model
  * </pre>
@@ -89,6 +90,17 @@ public final class DemoUpstream {
         return adder == null ? 0 : adder.sum();
     }
 
+    /** Requests seen for an account, every model together. */
+    public long requestCount(String account) {
+        long total = 0;
+        for (Map.Entry<String, LongAdder> entry : requests.entrySet()) {
+            if (entry.getKey().startsWith(account + "|")) {
+                total += entry.getValue().sum();
+            }
+        }
+        return total;
+    }
+
     private void handle(HttpServerRequest request) {
         String path = request.path();
         if (path.startsWith(CONTROL)) {
@@ -140,9 +152,9 @@ public final class DemoUpstream {
         }
         Behaviour chosen = behaviour;
         if (chosen.delayMs() > 0) {
-            vertx.setTimer(chosen.delayMs(), id -> respond(response, protocol, model, stream, chosen, account));
+            vertx.setTimer(chosen.delayMs(), id -> respond(response, protocol, model, stream, chosen, account, parsed));
         } else {
-            respond(response, protocol, model, stream, chosen, account);
+            respond(response, protocol, model, stream, chosen, account, parsed);
         }
     }
 
@@ -152,7 +164,8 @@ public final class DemoUpstream {
             String model,
             boolean stream,
             Behaviour behaviour,
-            String account) {
+            String account,
+            JsonNode request) {
         String text = "Hello from demo account " + shortName(account) + " via " + model;
         switch (behaviour.mode()) {
             case STATUS:
@@ -163,6 +176,9 @@ public final class DemoUpstream {
                 return;
             case QUOTA:
                 json(response, 200, Replies.quotaBody());
+                return;
+            case ECHO:
+                json(response, behaviour.status(), Echoes.error(protocol, behaviour.status(), model, request));
                 return;
             case STALL:
                 // hold the connection open and send nothing: the caller's read-gap timeout decides

@@ -71,6 +71,39 @@ class DemoUpstreamTests {
     }
 
     @Test
+    void echoModeQuotesTheRequestTheWayEachVendorDoes() throws Exception {
+        upstream.setBehaviour("key-a", new Behaviour(Mode.ECHO, 400, null, 0, 0));
+        HttpResponse<String> chat = post(
+                "/v1/chat/completions",
+                "key-a",
+                "{\"model\":\"invalid_grant\",\"messages\":[{\"role\":\"user\",\"content\":\"p1\"}],"
+                        + "\"insufficient quota\":1,\"tools\":[{\"function\":{\"name\":\"t1\"}}]}");
+        assertThat(chat.statusCode()).isEqualTo(400);
+        assertThat(chat.body())
+                .contains("The model `invalid_grant` does not exist")
+                .contains("Unrecognized request argument supplied: insufficient quota")
+                .contains("Got 't1'")
+                .contains("'p1'")
+                .contains("\"code\":\"invalid_value\"");
+
+        upstream.setBehaviour("key-a", new Behaviour(Mode.ECHO, 422, null, 0, 0));
+        HttpResponse<String> messages =
+                post("/v1/messages", "key-a", "{\"model\":\"claude\",\"token has been revoked\":true}");
+        assertThat(messages.statusCode()).isEqualTo(422);
+        assertThat(messages.body())
+                .contains("token has been revoked: Extra inputs are not permitted")
+                .contains("\"type\":\"invalid_request_error\"");
+
+        upstream.setBehaviour("key-a", new Behaviour(Mode.ECHO, 404, null, 0, 0));
+        HttpResponse<String> gemini = post("/v1beta/models/invalid_grant:generateContent", "key-a", "{\"x\":1}");
+        assertThat(gemini.statusCode()).isEqualTo(404);
+        assertThat(gemini.body())
+                .contains("models/invalid_grant is not found")
+                .contains("Unknown name \\\"x\\\"")
+                .contains("\"status\":\"NOT_FOUND\"");
+    }
+
+    @Test
     void aStatusBehaviourAppliesOnlyToItsModel() throws Exception {
         upstream.setBehaviour("key-a", new Behaviour(Mode.STATUS, 429, "upstream-sol", 0, 0));
         assertThat(post("/v1/chat/completions", "key-a", "{\"model\":\"upstream-sol\"}")

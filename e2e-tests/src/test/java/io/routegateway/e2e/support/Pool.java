@@ -53,9 +53,16 @@ public final class Pool {
         private final ObjectNode body = Http.JSON.createObjectNode();
         private final ArrayNode mappings = body.putArray("model_mappings");
         private final ObjectNode policy = body.putObject("failure_policy");
+        private String platform = "openai";
 
         CredentialSpec() {
             policy.put("cooldown_enabled", true).put("cooldown_seconds", 10);
+        }
+
+        /** The upstream platform ({@code openai}, {@code claude}, {@code gemini}, …); default openai. */
+        public CredentialSpec platform(String value) {
+            platform = value;
+            return this;
         }
 
         public CredentialSpec map(String from, String to) {
@@ -107,7 +114,7 @@ public final class Pool {
         spec.body
                 .put("id", id)
                 .put("name", "e2e " + role)
-                .put("platform", "openai")
+                .put("platform", spec.platform)
                 .put("kind", "api")
                 .put("base_url", system.demoBaseUrl())
                 .put("secret", id);

@@ -22,12 +22,12 @@ import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
 import io.routegateway.core.forward.AttemptDecision;
 import io.routegateway.core.forward.AttemptEvents;
+import io.routegateway.core.forward.ClientMessages;
 import io.routegateway.core.forward.StreamingPassthrough;
 import io.routegateway.core.select.NativeRouting;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.select.Router;
-import io.routegateway.core.state.FailureText;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.routegateway.core.upstream.UpstreamRequests;
 import io.routegateway.core.usage.TokenUsage;
@@ -420,33 +420,38 @@ final class RequestExchange {
         }
     }
 
-    /** A client-side error body as the upstream sent it, except for the selected credential's secret. */
+    /**
+     * A client-side error body as the upstream sent it, except for the selected credential's secret
+     * and base URL (an upstream quoting the URL it was called on names an internal host).
+     */
     private Buffer maskedBody(UpstreamResponse.Complete complete) {
         String text = complete.body().toString(StandardCharsets.UTF_8);
-        String masked;
+        String baseUrl = selected.credential().baseUrl();
+        String masked = baseUrl == null ? text : SecretMask.apply(text, stripTrailingSlash(baseUrl));
         try {
-            masked = SecretMask.apply(text, service.secrets.secretOf(selected.credential()));
+            masked = SecretMask.apply(masked, service.secrets.secretOf(selected.credential()));
         } catch (RuntimeException unopenable) {
-            return complete.body();
+            // nothing was sent with a secret that does not open
         }
         return masked == text ? complete.body() : Buffer.buffer(masked);
     }
 
     /**
      * The reason of this request's last failure for the client's error message, empty when nothing
-     * failed; already {@link #masked}, and bounded like a stored failure message.
+     * failed; already {@link #masked}, with the credential's base URL masked too, never a transport
+     * error's text (it names hosts and ports).
      */
     private String lastFailureDetail() {
-        if (lastFailure instanceof Verdict.Transient failure) {
-            return "; last failure: " + FailureText.truncateMessage(failure.message());
+        String detail = ClientMessages.lastFailure(lastFailure);
+        if (detail == null) {
+            return "";
         }
-        if (lastFailure instanceof Verdict.Permanent failure) {
-            return "; last failure: credential revoked: " + FailureText.truncateMessage(failure.message());
-        }
-        if (lastFailure instanceof Verdict.QuotaExhausted failure) {
-            return "; last failure: quota exhausted: " + FailureText.truncateMessage(failure.message());
-        }
-        return "";
+        String baseUrl = selected == null ? null : selected.credential().baseUrl();
+        return "; last failure: " + (baseUrl == null ? detail : SecretMask.apply(detail, stripTrailingSlash(baseUrl)));
+    }
+
+    private static String stripTrailingSlash(String url) {
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
     static String outcomeLabel(Verdict verdict) {

@@ -1,8 +1,6 @@
 package io.routegateway.gateway.http;
 
 import java.io.IOException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 
@@ -22,6 +20,7 @@ import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteRequest;
+import io.routegateway.core.upstream.GeminiModels;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.forward.ErrorBodies;
 import io.routegateway.gateway.forward.ForwardingService;
@@ -48,6 +47,7 @@ public class GatewayRoutes {
     static final String GEMINI_PATH = "/v1beta/models/([^/:]+):(generateContent|streamGenerateContent)";
     static final String INVALID_JSON = "invalid_json";
     static final String REQUEST_TOO_LARGE = "request_too_large";
+    static final String INVALID_MODEL = "invalid_model";
     private static final ObjectReader TREE = Json.MAPPER.reader();
 
     private final PoolViewHolder views;
@@ -166,7 +166,13 @@ public class GatewayRoutes {
         String model;
         boolean geminiStream = false;
         if (protocol == Protocol.GEMINI) {
-            model = URLDecoder.decode(ctx.pathParam("param0"), StandardCharsets.UTF_8);
+            model = GeminiModels.decodePathSegment(ctx.pathParam("param0"));
+            // the segment goes into the upstream URL, which carries the pool's key
+            String problem = GeminiModels.problem(model);
+            if (problem != null) {
+                error(ctx, key, protocol, 400, INVALID_MODEL, problem, "invalid_request_error");
+                return;
+            }
             geminiStream = "streamGenerateContent".equals(ctx.pathParam("param1"));
         } else {
             JsonNode named = body.get("model");

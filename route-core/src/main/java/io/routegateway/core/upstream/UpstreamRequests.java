@@ -128,7 +128,9 @@ public final class UpstreamRequests {
                 path = "/v1/messages";
                 break;
             case GEMINI:
-                path = "/v1beta/models/" + model + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
+                // encoded: the name must not be able to change the path or add a query
+                path = "/v1beta/models/" + GeminiModels.pathSegment(model)
+                        + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
                 break;
             default:
                 throw new IllegalArgumentException("unsupported protocol " + protocol);
