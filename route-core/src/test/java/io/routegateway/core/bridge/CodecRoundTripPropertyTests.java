@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ids, tool results, tool definitions, limits) and for streams (text, parallel tool calls with
  * fragmented arguments, finish reason, usage), in each of the four protocols.
  */
-class CodecRoundTripProperties {
+class CodecRoundTripPropertyTests {
 
     private static final Arbitrary<String> WORDS = Arbitraries.strings()
             .alpha()
@@ -192,9 +192,15 @@ class CodecRoundTripProperties {
                         events.add(new StreamEvent.ToolCallStarted(i, (String) calls.get(i)[0], "lookup", null));
                         int pieces = (Integer) calls.get(i)[2];
                         int step = Math.max(1, arguments.length() / pieces);
-                        for (int at = 0; at < arguments.length(); at += step) {
-                            events.add(new StreamEvent.ToolCallArguments(
-                                    i, arguments.substring(at, Math.min(arguments.length(), at + step))));
+                        // fragments end on character boundaries: a JSON frame cannot carry half a surrogate pair
+                        int at = 0;
+                        while (at < arguments.length()) {
+                            int end = Math.min(arguments.length(), at + step);
+                            if (end < arguments.length() && Character.isLowSurrogate(arguments.charAt(end))) {
+                                end++;
+                            }
+                            events.add(new StreamEvent.ToolCallArguments(i, arguments.substring(at, end)));
+                            at = end;
                         }
                     }
                     return events;
