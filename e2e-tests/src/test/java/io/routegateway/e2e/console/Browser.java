@@ -135,31 +135,6 @@ final class Browser implements AutoCloseable {
         });
     }
 
-    /**
-     * Hovers the target until the panel it opens is visible. The console re-renders every few seconds
-     * and another element's panel may lie over the target, so each try leaves to the page header first
-     * and comes back onto the target, found afresh.
-     */
-    WebElement hoverUntilVisible(By target, By panel) {
-        return await("visible after hovering " + target + ": " + panel, d -> {
-            WebElement element = d.findElements(target).stream()
-                    .filter(WebElement::isDisplayed)
-                    .findFirst()
-                    .orElse(null);
-            if (element == null) {
-                return null;
-            }
-            new Actions(d)
-                    .moveToElement(d.findElement(By.cssSelector("header")))
-                    .moveToElement(element)
-                    .perform();
-            return d.findElements(panel).stream()
-                    .filter(WebElement::isDisplayed)
-                    .findFirst()
-                    .orElse(null);
-        });
-    }
-
     void type(By by, String text) {
         WebElement field = visible(by);
         field.clear();

@@ -249,13 +249,9 @@ class ConsoleIT extends EndToEndTest {
 
         signIn();
         cell(victim, "models-badge", "模型 1 不可用");
-        WebElement message = browser.hoverUntilVisible(
-                inRow(victim, "models-badge"), By.cssSelector("[data-testid=models-panel-message]"));
+        browser.hover(inRow(victim, "models-badge"));
+        WebElement message = browser.visible(By.cssSelector("[data-testid=models-panel-message]"));
         assertThat(message.getText()).contains("<b id=\"xss-bold\">bold</b>").contains("<img");
-        assertThat(browser.hoverUntilVisible(
-                                inRow(victim, "status-tag"), By.cssSelector("[data-testid=status-last-failure]"))
-                        .getText())
-                .contains("<b id=\"xss-bold\">");
         browser.screenshot("08-markup-rendered-as-text");
         assertThat(browser.all(By.id("xss-bold")))
                 .as("no element made from the message")
