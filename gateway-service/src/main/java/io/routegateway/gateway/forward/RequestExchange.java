@@ -43,7 +43,8 @@ import org.jboss.logging.Logger;
 /**
  * One client request's way through the pool: route → attempt → decide (return, retry the same
  * credential after its interval, or record the failure and fail over to the next candidate, the
- * tried ones excluded) → respond → record. Confined to the request's event loop, so its state needs
+ * tried ones excluded) → respond → record. A request makes at most one probe of a cooling
+ * credential (the cooling fallback): one upstream attempt, and after it no further fallback. Confined to the request's event loop, so its state needs
  * no synchronization. Every decision is route-core's: {@link NativeRouting}, {@link
  * OutcomeClassifier}, {@link AttemptDecision}, {@link StreamingPassthrough}, {@link AttemptEvents}.
  *
@@ -72,6 +73,9 @@ final class RequestExchange {
     private int attempts;
     private int retriesUsed;
     private int credentialsTried;
+    /** Whether this request has made its one probe of a cooling credential. */
+    private boolean probed;
+
     private Verdict lastFailure;
     /** What the current attempt's request carried: an upstream quoting it is no evidence. */
     private ClientEcho echo = ClientEcho.NONE;
@@ -114,6 +118,7 @@ final class RequestExchange {
                 request.route(),
                 view.nonNative(request.protocol()),
                 tried,
+                !probed,
                 service.affinity(),
                 ThreadLocalRandom.current(),
                 service.clock.instant(),
@@ -128,6 +133,7 @@ final class RequestExchange {
             service.metrics.failover(request.protocol());
         }
         selected = (RouteResult.Selected) result;
+        probed |= selected.fromCoolingFallback();
         retriesUsed = 0;
         credentialsTried++;
         attempt();
@@ -211,7 +217,8 @@ final class RequestExchange {
         CredentialSnapshot credential = selected.credential();
         // upstream text quoting the credential's key never reaches an event, a row or the client
         Verdict verdict = masked(classified);
-        AttemptDecision decision = AttemptDecision.after(verdict, retriesUsed, credential.failurePolicy());
+        AttemptDecision decision =
+                AttemptDecision.after(verdict, retriesUsed, credential.failurePolicy(), selected.fromCoolingFallback());
         service.metrics.attempt(
                 request.protocol(), decision == AttemptDecision.RETRY_SAME ? "retried" : outcomeLabel(verdict));
         if (AttemptDecision.counts(verdict, decision)) {

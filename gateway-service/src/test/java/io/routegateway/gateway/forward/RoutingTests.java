@@ -264,4 +264,49 @@ class RoutingTests extends GatewayTestBase {
         assertThat(Long.parseLong(response.headers().firstValue("retry-after").orElseThrow()))
                 .isBetween(1L, 31L);
     }
+
+    @Test
+    void withEveryCredentialDownOneRequestMakesExactlyOneUpstreamAttempt() {
+        String a = Pool.uid("a");
+        String b = Pool.uid("b");
+        String c = Pool.uid("c");
+        String first = Pool.uid("g1");
+        String second = Pool.uid("g2");
+        String keyId = Pool.uid("k");
+        for (String id : List.of(a, b, c)) {
+            upstream.on(id, json(503, "{\"error\":{\"message\":\"overloaded\"}}"));
+        }
+        java.util.function.BiFunction<String, Integer, io.routegateway.core.event.CredentialSnapshot> cooling =
+                (id, seconds) -> Pool.credential(id)
+                        .serves("m")
+                        .groups(id.equals(c) ? second : first)
+                        .account(new AccountState(
+                                AccountStatus.OK,
+                                1,
+                                null,
+                                Instant.now().plusSeconds(seconds),
+                                "upstream_status",
+                                "upstream returned 503",
+                                null,
+                                0,
+                                null))
+                        // two same-credential retries each: the fallback alone could make nine attempts
+                        .policy(2, 10, true, 30)
+                        .build(box);
+        install(
+                List.of(cooling.apply(a, 30), cooling.apply(b, 20), cooling.apply(c, 40)),
+                List.of(Pool.group(first, false), Pool.group(second, false)),
+                Pool.key(keyId, List.of(first, second)));
+
+        HttpResponse<String> response = post("/v1/chat/completions", keyId, chat("m"));
+
+        assertThat(upstream.count(a) + upstream.count(b) + upstream.count(c))
+                .as("one probe of a cooling credential per request")
+                .isEqualTo(1);
+        assertThat(upstream.count(b)).as("the soonest-recovering one").isEqualTo(1);
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(parse(response.body()).at("/error/code").asText()).isEqualTo("no_available_credential");
+        assertThat(parse(response.body()).at("/error/message").asText()).contains("upstream returned 503");
+        assertThat(response.headers().firstValue("retry-after")).isPresent();
+    }
 }

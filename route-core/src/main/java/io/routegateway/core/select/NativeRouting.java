@@ -62,9 +62,26 @@ public final class NativeRouting {
             RandomGenerator rng,
             Instant now,
             boolean trace) {
+        return route(view, request, nonNative, tried, true, affinity, rng, now, trace);
+    }
+
+    /**
+     * {@link Router#route(PoolView, RouteRequest, Set, boolean, AffinityTable, RandomGenerator,
+     * Instant, boolean)} restricted to native credentials.
+     */
+    public static RouteResult route(
+            PoolView view,
+            RouteRequest request,
+            Set<String> nonNative,
+            Set<String> tried,
+            boolean coolingProbe,
+            AffinityTable affinity,
+            RandomGenerator rng,
+            Instant now,
+            boolean trace) {
         Set<String> triedSoFar = tried == null ? Set.of() : tried;
         Set<String> excluded = union(nonNative, triedSoFar);
-        RouteResult result = Router.route(view, request, excluded, affinity, rng, now, trace);
+        RouteResult result = Router.route(view, request, excluded, coolingProbe, affinity, rng, now, trace);
         if (!(result instanceof RouteResult.Refused refused)
                 || refused.code() != ReasonCode.NO_AVAILABLE_CREDENTIAL
                 || nonNative.isEmpty()

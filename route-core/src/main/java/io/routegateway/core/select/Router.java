@@ -22,13 +22,17 @@ import io.routegateway.core.state.ModelState;
  * one (which sits in the lowest priority tier), and a weighted draw picks inside that tier — the
  * distribution of {@link CredentialChooser}, sampled by rejection over precomputed prefix sums
  * (see {@link #chooseInTier}), so a typical request touches a few candidates rather than the whole
- * tier. When nothing is eligible, the soonest-recovering cooling candidate (stable tiebreak on
- * original order) is the single fallback. A group that yields nothing hands over to the next group
- * of the failover order.
+ * tier. A group with nothing eligible hands over to the next group of the failover order: every
+ * group of the key is tried for an eligible credential first (seed B: another group serves the
+ * model when one "has no working credentials"). Only when no group has one is the
+ * soonest-recovering cooling candidate over all of them (earliest recovery; ties keep the failover
+ * order, then the original order) the single fallback — seed A's last resort "rather than hand the
+ * client an error", taken at most once per request (see {@code coolingProbe}).
  *
  * <p>Refusal code when every group yields nothing — the most specific one seen, in this order:
  * {@code route_pool.model_unavailable} (the model is served but paused / error everywhere it was
- * still possible) › {@code no_available_credential} (every candidate already tried or weight 0) ›
+ * still possible) › {@code no_available_credential} (every candidate already tried, weight 0, or
+ * cooling once the probe is spent) ›
  * {@code route_pool.model_unmatched} › {@code route_pool.no_enabled_credentials} › {@code
  * no_credentials}; ties keep the first group's code.
  *
@@ -44,10 +48,27 @@ public final class Router {
     private Router() {}
 
     /**
+     * Routes the first attempt of a request: {@link #route(PoolView, RouteRequest, Set, boolean,
+     * AffinityTable, RandomGenerator, Instant, boolean)} with the cooling probe allowed.
+     */
+    public static RouteResult route(
+            PoolView view,
+            RouteRequest request,
+            Set<String> excludedCredentialIds,
+            AffinityTable affinity,
+            RandomGenerator rng,
+            Instant now,
+            boolean trace) {
+        return route(view, request, excludedCredentialIds, true, affinity, rng, now, trace);
+    }
+
+    /**
      * Routes one attempt.
      *
      * @param excludedCredentialIds credentials already tried in this request ({@code
      *     credential_not_allowed}); null = none
+     * @param coolingProbe whether the cooling fallback may still be used: a request gets one probe
+     *     of a cooling credential, so the caller passes false once it has made it
      * @param affinity the affinity table, or null to ignore affinity
      * @param trace whether to build a {@link RouteTrace} (route check, or logging a refusal)
      */
@@ -55,6 +76,7 @@ public final class Router {
             PoolView view,
             RouteRequest request,
             Set<String> excludedCredentialIds,
+            boolean coolingProbe,
             AffinityTable affinity,
             RandomGenerator rng,
             Instant now,
@@ -89,6 +111,10 @@ public final class Router {
         int[] weights = view.weights();
         Pick pick = new Pick();
         ReasonCode best = null;
+        // the last-resort probe: the soonest-recovering cooling candidate over every group
+        int probeGroup = -1;
+        int probePosition = -1;
+        Instant probeUntil = null;
         for (int position = 0; position < order.size(); position++) {
             GroupSnapshot group = order.get(position);
             GroupEntry entry = view.groupEntry(group.groupId());
@@ -105,23 +131,51 @@ public final class Router {
                         tb.group(skipped.groupId(), skipped.name()).position = rest;
                     }
                 }
-                int p = pick.position;
-                return new RouteResult.Selected(
-                        group,
-                        entries[candidates.ordinals[p]].snapshot,
-                        candidates.modelKeys[p],
-                        candidates.upstreamModels[p],
-                        pick.affinityHit,
-                        pick.fallback,
-                        pick.recoveryAt,
-                        tb == null ? null : tb.build());
+                return selected(group, entries, candidates, pick.position, pick, tb);
+            }
+            if (pick.coolingPosition >= 0 && (probeUntil == null || pick.coolingUntil.isBefore(probeUntil))) {
+                probeGroup = position;
+                probePosition = pick.coolingPosition;
+                probeUntil = pick.coolingUntil;
             }
             if (rank(pick.failure) > rank(best)) {
                 best = pick.failure;
             }
         }
+        if (probeGroup >= 0 && coolingProbe) {
+            GroupSnapshot group = order.get(probeGroup);
+            GroupEntry entry = view.groupEntry(group.groupId());
+            CandidateSet candidates = entry.candidates(entries, model);
+            pick.reset();
+            pick.position = probePosition;
+            pick.fallback = true;
+            pick.recoveryAt = probeUntil;
+            if (tb != null) {
+                tb.group(group.groupId(), group.name()).credentials.clear();
+                traceGroup(tb, entry, candidates, entries, weights, tried, now, pick, probeGroup);
+            }
+            return selected(group, entries, candidates, probePosition, pick, tb);
+        }
         Instant earliest = earliestRecovery(view, order, model, now);
         return refuse(best, poolMessage(best, model), earliest, tb);
+    }
+
+    private static RouteResult.Selected selected(
+            GroupSnapshot group,
+            CredentialEntry[] entries,
+            CandidateSet candidates,
+            int p,
+            Pick pick,
+            TraceBuilder tb) {
+        return new RouteResult.Selected(
+                group,
+                entries[candidates.ordinals[p]].snapshot,
+                candidates.modelKeys[p],
+                candidates.upstreamModels[p],
+                pick.affinityHit,
+                pick.fallback,
+                pick.recoveryAt,
+                tb == null ? null : tb.build());
     }
 
     /**
@@ -144,9 +198,10 @@ public final class Router {
     }
 
     /**
-     * The credential to use for one group: step 5 and the chooser over the precomputed candidates.
-     * Leaves {@code pick.position} at -1 and sets {@code pick.failure} when the group yields
-     * nothing.
+     * The eligible credential to use for one group: step 5 and the chooser over the precomputed
+     * candidates. When nothing is eligible leaves {@code pick.position} at -1, sets {@code
+     * pick.failure}, and records the group's soonest-recovering cooling candidate (the probe
+     * candidate) in {@code pick.coolingPosition}.
      */
     private static void selectInGroup(
             CandidateSet candidates,
@@ -194,13 +249,11 @@ public final class Router {
                 onlyHardExclusions = false;
             }
         }
-        if (coolingPosition >= 0) {
-            pick.position = coolingPosition;
-            pick.fallback = true;
-            pick.recoveryAt = coolingUntil;
-            return;
-        }
-        pick.failure = onlyHardExclusions ? ReasonCode.MODEL_UNAVAILABLE : ReasonCode.NO_AVAILABLE_CREDENTIAL;
+        pick.coolingPosition = coolingPosition;
+        pick.coolingUntil = coolingUntil;
+        pick.failure = coolingPosition < 0 && onlyHardExclusions
+                ? ReasonCode.MODEL_UNAVAILABLE
+                : ReasonCode.NO_AVAILABLE_CREDENTIAL;
     }
 
     /**
@@ -432,6 +485,7 @@ public final class Router {
         row.position = position;
         if (pick.position >= 0) {
             row.verdict = RouteTrace.Verdict.SELECTED;
+            row.reason = null;
         } else {
             row.verdict = RouteTrace.Verdict.DROPPED;
             row.reason = pick.failure;
@@ -537,6 +591,10 @@ public final class Router {
         boolean fallback;
         Instant recoveryAt;
         ReasonCode failure;
+        /** The group's soonest-recovering cooling candidate when nothing was eligible, or -1. */
+        int coolingPosition;
+
+        Instant coolingUntil;
 
         void reset() {
             position = -1;
@@ -544,6 +602,8 @@ public final class Router {
             fallback = false;
             recoveryAt = null;
             failure = null;
+            coolingPosition = -1;
+            coolingUntil = null;
         }
     }
 }

@@ -44,6 +44,16 @@ class AttemptDecisionTests {
         assertThat(AttemptDecision.counts(verdict, AttemptDecision.FAIL_OVER)).isTrue();
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {408, 429, 500, 503})
+    void theCoolingProbeIsOneAttemptWithoutSameCredentialRetries(int code) {
+        Verdict verdict = status(code);
+        assertThat(AttemptDecision.after(verdict, 0, POLICY, true)).isEqualTo(AttemptDecision.FAIL_OVER);
+        assertThat(AttemptDecision.counts(verdict, AttemptDecision.FAIL_OVER)).isTrue();
+        assertThat(AttemptDecision.after(Verdict.SUCCESS, 0, POLICY, true)).isEqualTo(AttemptDecision.RETURN);
+        assertThat(AttemptDecision.after(verdict, 0, POLICY, false)).isEqualTo(AttemptDecision.RETRY_SAME);
+    }
+
     @Test
     void retryCountZeroFailsOverAtOnce() {
         FailurePolicy noRetries = new FailurePolicy(0, 200, 10, false, 10, true);

@@ -200,7 +200,48 @@ class GroupSelectorTests {
     }
 
     @Test
-    void cooledGroupIsStillUsedViaFallbackBeforeFailover() {
+    void aGroupWhoseOnlyCredentialIsCoolingFailsOverBeforeTheCoolingFallback() {
+        AccessKeySnapshot key = key("k").groups("g1", "g2").build();
+        PoolView view = view(
+                key,
+                List.of(
+                        cred("a").serves("m").accountCooling(in(5)).groups("g1").build(),
+                        cred("b").serves("m").groups("g2").build()),
+                // the cooling group is drawn first 100 times out of 101
+                group("g1").manualWeight(100).build(),
+                group("g2").manualWeight(1).build());
+        for (int seed = 0; seed < 60; seed++) {
+            RouteResult.Selected selected = (RouteResult.Selected) route(view, key, "m", seed);
+            assertThat(selected.group().groupId()).isEqualTo("g2");
+            assertThat(selected.credential().credentialId()).isEqualTo("b");
+            assertThat(selected.fromCoolingFallback()).isFalse();
+        }
+    }
+
+    @Test
+    void withEveryGroupCoolingTheSoonestRecoveringCredentialOfAnyGroupIsTheProbe() {
+        AccessKeySnapshot key = key("k").groups("g1", "g2").build();
+        PoolView view = view(
+                key,
+                List.of(
+                        cred("a")
+                                .serves("m")
+                                .accountCooling(in(30))
+                                .groups("g1")
+                                .build(),
+                        cred("b").serves("m").accountCooling(in(5)).groups("g2").build()),
+                group("g1").manualWeight(100).build(),
+                group("g2").manualWeight(1).build());
+        for (int seed = 0; seed < 30; seed++) {
+            RouteResult.Selected selected = (RouteResult.Selected) route(view, key, "m", seed);
+            assertThat(selected.credential().credentialId()).isEqualTo("b");
+            assertThat(selected.fromCoolingFallback()).isTrue();
+            assertThat(selected.recoveryAt()).isEqualTo(in(5));
+        }
+    }
+
+    @Test
+    void aSingleCoolingGroupStillGetsTheProbe() {
         AccessKeySnapshot key = key("k").groups("g1").build();
         PoolView view = view(
                 key,
@@ -208,6 +249,35 @@ class GroupSelectorTests {
                 group("g1").build());
         assertThat(((RouteResult.Selected) route(view, key, "m", 1)).fromCoolingFallback())
                 .isTrue();
+    }
+
+    @Test
+    void onceTheProbeIsSpentACoolingPoolIsNoAvailableCredentialWithItsRecoveryTime() {
+        AccessKeySnapshot key = key("k").groups("g1", "g2").build();
+        PoolView view = view(
+                key,
+                List.of(
+                        cred("a")
+                                .serves("m")
+                                .accountCooling(in(30))
+                                .groups("g1")
+                                .build(),
+                        cred("b").serves("m").accountCooling(in(5)).groups("g2").build()),
+                group("g1").build(),
+                group("g2").build());
+        RouteResult result = Router.route(
+                view,
+                new RouteRequest(key, Protocol.OPENAI_CHAT, "m", null),
+                Set.of("b"),
+                false,
+                null,
+                new SplittableRandom(1),
+                NOW,
+                true);
+        assertThat(result).isInstanceOfSatisfying(RouteResult.Refused.class, refused -> {
+            assertThat(refused.code()).isEqualTo(ReasonCode.NO_AVAILABLE_CREDENTIAL);
+            assertThat(refused.earliestRecoveryAt()).isEqualTo(in(5));
+        });
     }
 
     @Test

@@ -159,6 +159,51 @@ class RouteTraceTests {
     }
 
     @Test
+    void aProbeFromTheSecondGroupTracesThatGroupSelectedAndTheFirstDropped() {
+        AccessKeySnapshot key = key("k").groups("g1", "g2").build();
+        PoolView view = PoolView.of(
+                List.of(
+                        cred("a")
+                                .serves("m")
+                                .accountCooling(in(20))
+                                .groups("g1")
+                                .build(),
+                        cred("b")
+                                .serves("m")
+                                .accountCooling(in(10))
+                                .groups("g2")
+                                .build()),
+                List.of(
+                        group("g1").manualWeight(100).build(),
+                        group("g2").manualWeight(1).build()),
+                List.of(key));
+        RouteResult result = Router.route(
+                view,
+                new RouteRequest(key, Protocol.OPENAI_CHAT, "m", null),
+                Set.of(),
+                null,
+                new SplittableRandom(1),
+                NOW,
+                true);
+        assertThat(((RouteResult.Selected) result).credential().credentialId()).isEqualTo("b");
+        assertThat(result.trace().groups())
+                .extracting(
+                        RouteTrace.GroupTrace::groupId, RouteTrace.GroupTrace::verdict, RouteTrace.GroupTrace::reason)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(
+                                "g1", RouteTrace.Verdict.DROPPED, ReasonCode.NO_AVAILABLE_CREDENTIAL),
+                        org.assertj.core.groups.Tuple.tuple("g2", RouteTrace.Verdict.SELECTED, null));
+        RouteTrace.GroupTrace second = result.trace().groups().stream()
+                .filter(g -> g.groupId().equals("g2"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(second.credentials()).singleElement().satisfies(c -> {
+            assertThat(c.verdict()).isEqualTo(RouteTrace.Verdict.SELECTED);
+            assertThat(c.detail()).isEqualTo("cooling fallback");
+        });
+    }
+
+    @Test
     void accessRefusalIsTraced() {
         AccessKeySnapshot key = key("k").disabled().build();
         RouteResult result = Router.route(
