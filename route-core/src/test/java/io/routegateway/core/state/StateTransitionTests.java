@@ -269,6 +269,21 @@ class StateTransitionTests {
     class Escalation {
 
         @Test
+        void anAccountWhoseEveryServiceableModelIsPausedNeverEscalates() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth paused = apply(
+                    profile,
+                    CredentialHealth.HEALTHY,
+                    new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), "upstream-sol"),
+                    new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), "upstream-glm"));
+            // the denominator minus the paused models is empty: nothing established an outage of the account
+            CredentialHealth next = apply(profile, paused, status(1, "stray-model", 500));
+            assertThat(next.account().cooldownUntil()).isNull();
+            assertThat(next.account().nextRetryAt()).isNull();
+            assertThat(next.models().get("stray-model").cooldownUntil()).isEqualTo(t(11));
+        }
+
+        @Test
         void upstreamDownWholesaleEscalatesOnTheLastServiceableModel() {
             CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
             CredentialHealth first = apply(profile, CredentialHealth.HEALTHY, status(0, "upstream-sol", 500));
@@ -690,6 +705,19 @@ class StateTransitionTests {
         }
 
         @Test
+        void resumeLiftsOnlyAPauseAndLeavesAnErrorRowInError() {
+            CredentialProfile flipsAtOnce = profile(new FailurePolicy(2, 200, 1, true, 10, true), SOL_AND_GLM);
+            CredentialHealth error = apply(flipsAtOnce, CredentialHealth.HEALTHY, status(0, "upstream-sol", 429));
+            assertThat(error.models().get("upstream-sol").status()).isEqualTo(ModelStatus.ERROR);
+
+            CredentialHealth resumed = apply(
+                    flipsAtOnce,
+                    error,
+                    new CredentialEvent.ModelResumed(UUID.randomUUID(), Events.CREDENTIAL, t(1), "upstream-sol"));
+            assertThat(resumed).isEqualTo(error);
+        }
+
+        @Test
         void clearDropsCooldownAndErrorButKeepsAPause() {
             CredentialHealth failing = apply(profile, CredentialHealth.HEALTHY, status(0, "upstream-sol", 429));
             CredentialHealth cleared = apply(
@@ -852,6 +880,64 @@ class StateTransitionTests {
 
     @Nested
     class Timeline {
+
+        @Test
+        void anAccountScopedFailureEntersCoolingUntilItsWindowWithTheUpstreamMessageAsTheReason() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            Transition failed = StateTransition.apply(
+                    profile,
+                    CredentialHealth.HEALTHY,
+                    failure(0, "upstream-sol", "transport", null, "connect refused"));
+            assertThat(failed.changes()).singleElement().satisfies(change -> {
+                assertThat(change.modelKey()).isNull();
+                assertThat(change.from()).isEqualTo("ok");
+                assertThat(change.to()).isEqualTo("cooling");
+                assertThat(change.until()).isEqualTo(t(10));
+                assertThat(change.cause()).isEqualTo("transient-failure-recorded.v1/transport");
+                assertThat(change.detail()).isEqualTo("connect refused");
+            });
+        }
+
+        @Test
+        void aCoolingRowCooledAgainIsRecordedWithItsNewUntilAndAnUnchangedOneIsNot() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth cooling = apply(profile, CredentialHealth.HEALTHY, status(0, "upstream-sol", 429));
+            // a late event for the same model inside the window moves the window: the timeline says so
+            Transition again = StateTransition.apply(profile, cooling, status(5, "upstream-sol", 429));
+            assertThat(again.changes())
+                    .filteredOn(change -> "upstream-sol".equals(change.modelKey()))
+                    .singleElement()
+                    .satisfies(change -> {
+                        assertThat(change.from()).isEqualTo("cooling");
+                        assertThat(change.to()).isEqualTo("cooling");
+                        assertThat(change.until()).isEqualTo(t(15));
+                        assertThat(change.detail()).isEqualTo("upstream returned 429");
+                    });
+            // a success for the other model changes the account only: the cooling row is not reported
+            Transition other = StateTransition.apply(profile, again.next(), success(6, "upstream-glm"));
+            assertThat(other.changes()).extracting(HealthChange::modelKey).doesNotContain("upstream-sol");
+        }
+
+        @Test
+        void recoveriesNameWhatRecoveredTheCredential() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth quota = apply(profile, CredentialHealth.HEALTHY, quota(0, "insufficient quota"));
+            assertThat(quota.account().status()).isEqualTo(AccountStatus.ERROR);
+
+            Transition scheduled = StateTransition.apply(profile, quota, scheduled(60));
+            assertThat(scheduled.changes()).singleElement().satisfies(change -> {
+                assertThat(change.from()).isEqualTo("error");
+                assertThat(change.to()).isEqualTo("ok");
+                assertThat(change.isRecovery()).isTrue();
+                assertThat(change.detail()).isEqualTo("scheduled recovery at 03:00");
+            });
+
+            Transition explicit = StateTransition.apply(profile, quota, test(60, "upstream-sol", true));
+            assertThat(explicit.changes()).singleElement().satisfies(change -> {
+                assertThat(change.to()).isEqualTo("ok");
+                assertThat(change.detail()).isEqualTo("explicit model test passed");
+            });
+        }
 
         @Test
         void reportsModelCoolingAndRecovery() {
