@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # The demo configuration of the local run, through the state-service admin API, and what to try.
 #
-#   deploy/local/demo.sh seed    create what is missing (idempotent): two groups, three credentials on
-#                                the demo upstream, one AccessKey (plaintext kept in .local/run/demo-access-key)
+#   deploy/local/demo.sh seed    create what is missing (idempotent): two groups, four credentials on
+#                                the demo upstream (demo-d in no group), one AccessKey (plaintext kept
+#                                in .local/run/demo-access-key)
 #   deploy/local/demo.sh info    print the AccessKey and the failover walkthrough
+#   deploy/local/demo.sh badges  light up every badge of the console at once (demo-b, demo-c, demo-d;
+#                                cooldowns raised to 5 minutes so there is time to look; ~10 s)
+#   deploy/local/demo.sh calm    undo badges: demo upstream healthy, seed policies and mappings back,
+#                                models cleared and resumed, accounts restored
 #
 # run.sh calls both once the services are ready. Settings: STATE_URL (http://127.0.0.1:8081),
 # GATEWAY_URL (http://127.0.0.1:8080), DEMO_UPSTREAM_URL (http://127.0.0.1:9300), ADMIN_TOKEN.
@@ -21,6 +26,10 @@ ADMIN="$STATE_URL/admin/v1"
 # the failure cooldown on (10 s, the spec's default) and keeps the default retry policy.
 MAPPINGS='[{"from":"gpt-5.6-sol","to":"upstream-sol"},{"from":"glm-5.3","to":"upstream-glm"},{"from":"claude-sonnet-4-5","to":"claude-sonnet-4-5"}]'
 POLICY='{"cooldown_enabled":true,"cooldown_seconds":10}'
+# What `badges` sets: a 5-minute cooldown, so there is time to look; for one failure of demo-b, one
+# failure enough for the error status (the threshold counts every model failure, 429s included).
+BADGES_POLICY='{"cooldown_enabled":true,"cooldown_seconds":300}'
+ERROR_AT_ONCE_POLICY='{"cooldown_enabled":true,"cooldown_seconds":300,"semantic_error_threshold":1}'
 
 # admin <method> <path> [json]: prints the body, then the HTTP status on its own last line.
 admin() {
@@ -108,10 +117,106 @@ cmd_seed() {
   seed_credential demo-a a '{"mode":"healthcheck","interval_minutes":1}'
   seed_credential demo-b b '{"mode":"scheduled","times":["03:00"],"time_zone":"UTC"}'
   seed_credential demo-c c '{"mode":"off"}'
+  # demo-d is in no group: no client traffic reaches it, only the tests `badges` runs
+  seed_credential demo-d d '{"mode":"off"}'
   # primary takes nearly all traffic; backup takes over when primary has no working credential
   seed_group primary 100 '["demo-a","demo-b"]'
   seed_group backup 1 '["demo-c"]'
   seed_access_key
+}
+
+# expect <status> <method> <path> [json]: an admin call that must answer <status>.
+expect() {
+  local want=$1 answer
+  shift
+  answer=$(admin "$@")
+  [ "$(status_of "$answer")" = "$want" ] || die "$1 $2 answered $(status_of "$answer"), expected $want: $(body_of "$answer")"
+}
+
+# upstream <account letter> [json]: sets how demo-account-<letter> answers (no json: healthy again).
+upstream() {
+  local account="demo-account-$1" body=${2:-} code
+  if [ -n "$body" ]; then
+    code=$(curl -sS -o /dev/null -w '%{http_code}' -X PUT -d "$body" "$DEMO_UPSTREAM_URL/_control/accounts/$account")
+  else
+    code=$(curl -sS -o /dev/null -w '%{http_code}' -X DELETE "$DEMO_UPSTREAM_URL/_control/accounts/$account")
+  fi
+  case $code in 2??) ;; *) die "the demo upstream answered $code for $account" ;; esac
+}
+
+# model_test <credential> <model>: a connectivity test through recovery-service; its outcome goes
+# through Kafka to state-service like any request's (a failing test counts as a failure).
+model_test() {
+  expect 200 POST "/credentials/$1/test" "{\"model\":\"$2\"}" >/dev/null
+}
+
+# await_model <credential> <model key> <field> <value>: waits until state-service shows the model
+# with that field (a test's outcome reaches it through Kafka, a moment later).
+await_model() {
+  local began=$SECONDS
+  until admin GET "/credentials/$1/models" | grep -q "\"model_key\":\"$2\"[^}]*\"$3\":$4"; do
+    [ $((SECONDS - began)) -lt 30 ] || die "$1: $2 has no $3 $4 after 30s"
+    sleep 0.5
+  done
+}
+
+cmd_badges() {
+  for id in demo-b demo-c demo-d; do
+    exists "/credentials/$id" || die "credential $id is missing: run deploy/local/demo.sh seed"
+    expect 200 PATCH "/credentials/$id" "{\"failure_policy\":$BADGES_POLICY}" >/dev/null
+  done
+
+  # demo-b, model by model (its account stays usable): upstream-sol throttled (cooling); upstream-glm
+  # answering an error envelope that names sensitive words, with the error status after one failure
+  # (and the sensitive-word reminder); then claude-sonnet-4-5 paused by hand and its mapping removed.
+  # Each outcome is awaited before the next step: the policy is read when the outcome is applied, and
+  # with the pause in place earlier the glm failure would leave no model available and escalate to an
+  # account cooldown.
+  upstream b '{"mode":"status","status":429,"model":"upstream-sol"}'
+  model_test demo-b gpt-5.6-sol
+  await_model demo-b upstream-sol has_row true
+  expect 200 PATCH /credentials/demo-b "{\"failure_policy\":$ERROR_AT_ONCE_POLICY}" >/dev/null
+  upstream b '{"mode":"error_body","model":"upstream-glm","message":"request blocked: sensitive_words_detected"}'
+  model_test demo-b glm-5.3
+  await_model demo-b upstream-glm status '"error"'
+  expect 200 PATCH /credentials/demo-b "{\"failure_policy\":$BADGES_POLICY}" >/dev/null
+  expect 200 POST /credentials/demo-b/models/claude-sonnet-4-5/pause >/dev/null
+  expect 200 PATCH /credentials/demo-b \
+    '{"model_mappings":[{"from":"gpt-5.6-sol","to":"upstream-sol"},{"from":"glm-5.3","to":"upstream-glm"}]}' >/dev/null
+  log "demo-b: 错误 2 次, 模型 3 不可用 (cooling, error, paused with 已移除映射), sensitive-word reminder"
+
+  # demo-c, the account: every model answers 500; once each has failed (cooling) no model is left and
+  # the account cools as a whole
+  upstream c '{"mode":"status","status":500}'
+  model_test demo-c gpt-5.6-sol
+  model_test demo-c glm-5.3
+  model_test demo-c claude-sonnet-4-5
+  log "demo-c: 错误 3 次, 冷却 N 秒 counting down from 300, 模型 3 不可用"
+
+  # demo-d: the relay's shared budget pool is empty (the quota channel: status error at once)
+  upstream d '{"mode":"quota"}'
+  model_test demo-d gpt-5.6-sol
+  log "demo-d: 异常 (error) with the blue budget-pool reminder"
+  cat <<TXT
+
+The console ($STATE_URL/console/) shows these within a few seconds. Hover a status tag for the
+failure and the reminders, the orange badge for the models. demo-a is untouched, but a request that
+fails there now finds demo-b and demo-c cooling: run the failover walkthrough after
+deploy/local/demo.sh calm, which undoes all this.
+TXT
+}
+
+cmd_calm() {
+  local id
+  for letter in b c d; do upstream "$letter"; done
+  expect 200 PATCH /credentials/demo-b "{\"model_mappings\":$MAPPINGS}" >/dev/null
+  for id in demo-b demo-c demo-d; do
+    expect 200 PATCH "/credentials/$id" "{\"failure_policy\":$POLICY}" >/dev/null
+    expect 200 POST "/credentials/$id/models/clear-all" >/dev/null
+    expect 200 POST "/credentials/$id/restore" >/dev/null
+  done
+  expect 200 POST /credentials/demo-b/models/claude-sonnet-4-5/resume >/dev/null
+  log "demo-b, demo-c, demo-d are healthy again, with the seed's policy and mappings"
 }
 
 cmd_info() {
@@ -121,8 +226,9 @@ cmd_info() {
   cat <<TXT
 
 Demo configuration: groups primary (demo-a, demo-b) and backup (demo-c); credentials on the demo
-upstream $DEMO_UPSTREAM_URL with the keys demo-account-a/b/c; models gpt-5.6-sol, glm-5.3,
-claude-sonnet-4-5. Cooldown 10 s; demo-a recovers by healthcheck, demo-b by schedule.
+upstream $DEMO_UPSTREAM_URL with the keys demo-account-a/b/c/d (demo-d in no group); models
+gpt-5.6-sol, glm-5.3, claude-sonnet-4-5. Cooldown 10 s; demo-a recovers by healthcheck, demo-b by
+schedule.
 
 Your AccessKey (also in $KEY_FILE):
   $key
@@ -150,11 +256,17 @@ Try failover:
   4. flip it back, wait out the 10 s cooldown, send a few requests: once one lands on demo-a the row is gone:
      curl -X DELETE $DEMO_UPSTREAM_URL/_control/accounts/demo-account-a
   The demo upstream's request counts per account and model: curl -s $DEMO_UPSTREAM_URL/_control/accounts
+
+The console: $STATE_URL/console/ (sign in with the admin token $ADMIN_TOKEN). After step 1 and 2
+the demo-a row shows 错误 1 次 and 模型 1 不可用. Every other badge at once (demo-b, demo-c, demo-d):
+  deploy/local/demo.sh badges     (undo: deploy/local/demo.sh calm)
 TXT
 }
 
 case ${1:-} in
   seed) cmd_seed ;;
   info) cmd_info ;;
-  *) echo "usage: $0 seed|info" >&2; exit 2 ;;
+  badges) cmd_badges ;;
+  calm) cmd_calm ;;
+  *) echo "usage: $0 seed|info|badges|calm" >&2; exit 2 ;;
 esac
