@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { act, render } from '@testing-library/react';
+import { act, fireEvent, render } from '@testing-library/react';
 import type { CredentialHealthView } from '../api/client';
 import { language } from '../test-setup';
 import { StatusCell, UnavailableModelsPanel, secondsLeft, stillUnavailable } from './Credentials';
@@ -59,6 +59,27 @@ describe('the status cell', () => {
     expect(view.queryByTestId('models-badge')).toBeNull();
     view.unmount();
   });
+});
+
+describe('the status tag panel', () => {
+  it('opens on hover with the last failure message as text and the reminders', async () => {
+    await language('zh');
+    const view = render(
+      <StatusCell
+        health={health({ reminders: [{ code: 'sensitive_words', text: 'server text' }] })}
+        receivedAt={Date.now()}
+      />,
+    );
+    fireEvent.mouseEnter(view.getByTestId('status-tag'));
+    const message = await view.findByTestId('status-last-failure', undefined, { timeout: 10_000 });
+    expect(message.textContent).toBe(MARKUP);
+    expect(document.querySelector('[data-testid=status-panel] img')).toBeNull();
+    expect(document.querySelector('[data-testid=status-panel] script')).toBeNull();
+    expect((await view.findByTestId('reminder-sensitive_words')).textContent).toBe(
+      '友情提醒：当前中转站似乎对项目存在关键词检测，您的项目可能存在敏感词，也不排除是中转站误判。',
+    );
+    view.unmount();
+  }, 30_000);
 });
 
 describe('the 模型 N 不可用 panel', () => {

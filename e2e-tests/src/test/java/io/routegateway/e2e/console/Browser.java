@@ -120,18 +120,38 @@ final class Browser implements AutoCloseable {
         new Actions(driver).moveToElement(element).perform();
     }
 
-    /** Moves the mouse onto the first visible match, finding it again if a re-render replaced it. */
-    void hover(By by) {
-        await("hover " + by, d -> {
-            WebElement element = d.findElements(by).stream()
+    /**
+     * Hovers the target and returns the first visible element of the panel it opens. The pointer
+     * never leaves the target: leaving would start closing the panel (antd opens and closes hover
+     * panels after a 0.1 s delay) and a check right after coming back would always come too early.
+     * While the panel is not shown the pointer moves again onto the target's current position, one
+     * pixel to the other side each time, so a move the page did not register, or a target that a
+     * re-render replaced or shifted under the pointer, is hovered for real.
+     */
+    WebElement hoverOpens(By target, By panel) {
+        int[] moves = {0};
+        long[] lastMove = {0};
+        return await("visible after hovering " + target + ": " + panel, d -> {
+            WebElement shown = d.findElements(panel).stream()
                     .filter(WebElement::isDisplayed)
                     .findFirst()
                     .orElse(null);
-            if (element == null) {
-                return null;
+            if (shown != null) {
+                return shown;
             }
-            new Actions(d).moveToElement(element).perform();
-            return true;
+            if (System.nanoTime() - lastMove[0] >= Duration.ofSeconds(1).toNanos()) {
+                WebElement element = d.findElements(target).stream()
+                        .filter(WebElement::isDisplayed)
+                        .findFirst()
+                        .orElse(null);
+                if (element != null) {
+                    new Actions(d)
+                            .moveToElement(element, moves[0]++ % 2 == 0 ? 0 : 1, 0)
+                            .perform();
+                    lastMove[0] = System.nanoTime();
+                }
+            }
+            return null;
         });
     }
 

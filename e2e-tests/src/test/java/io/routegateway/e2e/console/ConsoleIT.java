@@ -87,8 +87,8 @@ class ConsoleIT extends EndToEndTest {
                 .as("a model-level cooldown shows no 冷却 badge")
                 .isEmpty();
 
-        browser.hover(inRow(primary, "models-badge"));
-        WebElement panel = browser.visible(By.cssSelector("[data-testid=models-panel]"));
+        WebElement panel =
+                browser.hoverOpens(inRow(primary, "models-badge"), By.cssSelector("[data-testid=models-panel]"));
         String panelText = panel.getText();
         assertThat(panelText).contains(UPSTREAM_SOL + " (" + SOL + ")").contains("冷却中");
         int remaining = secondsIn(browser.visible(By.cssSelector("[data-testid=models-panel-remaining]"))
@@ -177,8 +177,8 @@ class ConsoleIT extends EndToEndTest {
         assertThat(browser.visible(By.cssSelector("[data-testid=nav-routeCheck]"))
                         .getText())
                 .isEqualTo("Route Check");
-        browser.hover(inRow(primary, "models-badge"));
-        assertThat(browser.visible(By.cssSelector("[data-testid=models-panel]")).getText())
+        assertThat(browser.hoverOpens(inRow(primary, "models-badge"), By.cssSelector("[data-testid=models-panel]"))
+                        .getText())
                 .contains("cooling")
                 .contains(UPSTREAM_SOL + " (" + SOL + ")");
         browser.screenshot("05-credentials-english");
@@ -249,9 +249,15 @@ class ConsoleIT extends EndToEndTest {
 
         signIn();
         cell(victim, "models-badge", "模型 1 不可用");
-        browser.hover(inRow(victim, "models-badge"));
-        WebElement message = browser.visible(By.cssSelector("[data-testid=models-panel-message]"));
+        WebElement message =
+                browser.hoverOpens(inRow(victim, "models-badge"), By.cssSelector("[data-testid=models-panel-message]"));
         assertThat(message.getText()).contains("<b id=\"xss-bold\">bold</b>").contains("<img");
+        // the status tag's panel shows the account's last failure message, as text too
+        WebElement accountMessage =
+                browser.hoverOpens(inRow(victim, "status-tag"), By.cssSelector("[data-testid=status-last-failure]"));
+        assertThat(accountMessage.getText())
+                .contains("<b id=\"xss-bold\">bold</b>")
+                .contains("<img");
         browser.screenshot("08-markup-rendered-as-text");
         assertThat(browser.all(By.id("xss-bold")))
                 .as("no element made from the message")
