@@ -30,8 +30,10 @@ import io.routegateway.gateway.view.StateTopicsReader;
  *   <li>{@code gateway_ttft_seconds} — request arrival to first byte sent to the client (histogram);
  *   <li>{@code gateway_view_lag_records}, {@code gateway_view_age_seconds} (since the view was
  *       last known current), {@code gateway_view_last_change_seconds}, {@code
- *       gateway_view_credentials}, {@code gateway_view_skipped_records} — how far behind and how
- *       stale the pool view is;
+ *       gateway_view_credentials} — how far behind and how stale the pool view is;
+ *   <li>{@code gateway_view_records_skipped_total{topic,reason}} — state-topic records skipped
+ *       ({@code unreadable}, {@code no_id}, {@code unapplicable}; registered by {@link
+ *       StateTopicsReader});
  *   <li>{@code gateway_events_published_total{topic}} — outcome or usage messages handed to Kafka
  *       (each then is acknowledged, or dropped and counted below); outcomes are published for
  *       failures and for successes that clear something, so this is less than the attempts;
@@ -84,9 +86,6 @@ public class GatewayMetrics {
                         holder,
                         h -> h.pool().credentials().size())
                 .description("Credentials in the pool view")
-                .register(registry);
-        Gauge.builder("gateway.view.skipped.records", reader, StateTopicsReader::skippedRecords)
-                .description("State-topic records skipped because they could not be read")
                 .register(registry);
     }
 

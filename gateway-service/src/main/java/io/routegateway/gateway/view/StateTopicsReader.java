@@ -12,12 +12,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
@@ -51,7 +54,10 @@ import org.jboss.logging.Logger;
  * gateway.view.partition-refresh}.
  *
  * <p>Rules: versions only move forward (an older or equal version is ignored), a null value
- * (tombstone) removes the entry, an unreadable record is logged and skipped. A batch that adds or
+ * (tombstone) removes the entry. A record that cannot be read (not the topic's JSON), names no
+ * entry (no key, no id) or cannot be applied to the view is logged, counted in {@code
+ * gateway_view_records_skipped_total{topic,reason}} and skipped: one bad record never stops the
+ * view, holds readiness down or is read again in a restart loop. A batch that adds or
  * reshapes several credentials rebuilds the view once instead of once per record. If Kafka is
  * unreachable the consumer keeps retrying and the gateway keeps serving from its last view.
  */
@@ -67,10 +73,19 @@ public class StateTopicsReader {
     private static final ObjectReader GROUP = Json.MAPPER.readerFor(GroupSnapshot.class);
     private static final ObjectReader SETTINGS = Json.MAPPER.readerFor(RuntimeSettingsSnapshot.class);
 
+    /** Skip reason: the value is not the topic's JSON snapshot. */
+    static final String UNREADABLE = "unreadable";
+    /** Skip reason: the record names no entry (no key on a tombstone, no id in the snapshot). */
+    static final String NO_ID = "no_id";
+    /** Skip reason: the snapshot was read but applying it to the view failed. */
+    static final String UNAPPLICABLE = "unapplicable";
+
     private final PoolViewHolder holder;
     private final Clock clock;
     private final Map<String, Object> kafkaConfig;
     private final Duration partitionRefresh;
+    private final MeterRegistry registry;
+    private final ConcurrentHashMap<String, Counter> skipCounters = new ConcurrentHashMap<>();
     /** End offsets seen at start: the readiness barrier. Written once by the reader thread. */
     private final ConcurrentHashMap<TopicPartition, Long> startEndOffsets = new ConcurrentHashMap<>();
     /** Next offset to read per partition, as the reader thread advances. */
@@ -89,8 +104,10 @@ public class StateTopicsReader {
             PoolViewHolder holder,
             Clock clock,
             @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
-            GatewayConfig config) {
+            GatewayConfig config,
+            MeterRegistry registry) {
         this.holder = holder;
+        this.registry = registry;
         this.clock = clock;
         this.kafkaConfig = kafkaConfig;
         this.partitionRefresh = config.view().partitionRefresh();
@@ -155,7 +172,7 @@ public class StateTopicsReader {
         return lastCurrentMillis.get();
     }
 
-    /** Records skipped because they could not be read. */
+    /** Records skipped because they could not be read or applied, over all topics and reasons. */
     public long skippedRecords() {
         return skippedRecords.get();
     }
@@ -258,13 +275,18 @@ public class StateTopicsReader {
         Set<String> removedCredentials = new HashSet<>();
         List<Object> others = new ArrayList<>();
         for (ConsumerRecord<String, String> record : records) {
+            String problem;
             try {
-                read(record, credentials, removedCredentials, others);
+                problem = read(record, credentials, removedCredentials, others);
             } catch (Exception e) {
-                skippedRecords.incrementAndGet();
-                LOG.warnf(
-                        "Skipped unreadable record %s-%d@%d (key %s): %s",
-                        record.topic(), record.partition(), record.offset(), record.key(), e.getMessage());
+                skip(
+                        record.topic(),
+                        UNREADABLE,
+                        where(record) + ": " + e.getClass().getSimpleName());
+                continue;
+            }
+            if (problem != null) {
+                skip(record.topic(), problem, where(record));
             }
         }
         RuntimeSettingsSnapshot settings = null;
@@ -274,18 +296,92 @@ public class StateTopicsReader {
                 settings = next;
             }
         }
-        if (settings != null && holder.updateSettings(settings)) {
-            LOG.infof(
-                    "Runtime settings version %d: blacklist threshold %d, affinity TTL %d s, capacity %d",
-                    settings.version(),
-                    settings.blacklistThreshold(),
-                    settings.affinityTtlSeconds(),
-                    settings.affinityCapacity());
+        if (settings != null) {
+            applySettings(settings);
         }
-        holder.update(view -> applied(view, credentials, removedCredentials, others));
+        try {
+            holder.update(view -> applied(view, credentials, removedCredentials, others));
+        } catch (RuntimeException batchFailed) {
+            // one change in the batch does not apply: apply them one by one and skip the failing ones
+            applyOneByOne(credentials, removedCredentials, others);
+        }
     }
 
-    private static void read(
+    private void applySettings(RuntimeSettingsSnapshot settings) {
+        try {
+            if (holder.updateSettings(settings)) {
+                LOG.infof(
+                        "Runtime settings version %d: blacklist threshold %d, affinity TTL %d s, capacity %d",
+                        settings.version(),
+                        settings.blacklistThreshold(),
+                        settings.affinityTtlSeconds(),
+                        settings.affinityCapacity());
+            }
+        } catch (RuntimeException e) {
+            skip(
+                    Topics.SETTINGS,
+                    UNAPPLICABLE,
+                    "version " + settings.version() + ": " + e.getClass().getSimpleName());
+        }
+    }
+
+    private void applyOneByOne(
+            Map<String, CredentialSnapshot> credentials, Set<String> removedCredentials, List<Object> others) {
+        for (Object change : others) {
+            applyOne(topicOf(change), view -> appliedOther(view, change));
+        }
+        for (String removed : removedCredentials) {
+            applyOne(Topics.CREDENTIAL_STATE, view -> applied(view, Map.of(), Set.of(removed), List.of()));
+        }
+        for (CredentialSnapshot snapshot : credentials.values()) {
+            applyOne(
+                    Topics.CREDENTIAL_STATE,
+                    view -> applied(view, Map.of(snapshot.credentialId(), snapshot), Set.of(), List.of()));
+        }
+    }
+
+    private void applyOne(String topic, UnaryOperator<PoolView> change) {
+        try {
+            holder.update(change);
+        } catch (RuntimeException e) {
+            skip(topic, UNAPPLICABLE, e.getClass().getSimpleName());
+        }
+    }
+
+    private static String topicOf(Object change) {
+        if (change instanceof Removed removed) {
+            return removed.topic();
+        }
+        if (change instanceof GroupSnapshot) {
+            return Topics.GROUPS;
+        }
+        if (change instanceof AccessKeySnapshot) {
+            return Topics.ACCESS_KEYS;
+        }
+        return Topics.SETTINGS;
+    }
+
+    /** Counts and logs a skipped record; {@code detail} names where it was, never its content. */
+    void skip(String topic, String reason, String detail) {
+        skippedRecords.incrementAndGet();
+        skipCounters
+                .computeIfAbsent(
+                        topic + '|' + reason,
+                        ignored -> Counter.builder("gateway.view.records.skipped")
+                                .description("State-topic records skipped because they could not be read or applied")
+                                .tag("topic", topic)
+                                .tag("reason", reason)
+                                .register(registry))
+                .increment();
+        LOG.warnf("Skipped a %s record (%s): %s", topic, reason, detail);
+    }
+
+    private static String where(ConsumerRecord<String, String> record) {
+        return record.topic() + "-" + record.partition() + "@" + record.offset();
+    }
+
+    /** Reads one record into the batch; returns a skip reason when it names no entry, else null. */
+    private static String read(
             ConsumerRecord<String, String> record,
             Map<String, CredentialSnapshot> credentials,
             Set<String> removedCredentials,
@@ -296,10 +392,16 @@ public class StateTopicsReader {
         switch (record.topic()) {
             case Topics.CREDENTIAL_STATE:
                 if (value == null) {
+                    if (blank(key)) {
+                        return NO_ID;
+                    }
                     credentials.remove(key);
                     removedCredentials.add(key);
                 } else {
                     CredentialSnapshot snapshot = CREDENTIAL.readValue(value);
+                    if (snapshot == null || blank(snapshot.credentialId())) {
+                        return NO_ID;
+                    }
                     removedCredentials.remove(snapshot.credentialId());
                     credentials.merge(
                             snapshot.credentialId(),
@@ -308,20 +410,40 @@ public class StateTopicsReader {
                 }
                 break;
             case Topics.ACCESS_KEYS:
-                others.add(value == null ? new Removed(Topics.ACCESS_KEYS, key) : ACCESS_KEY.readValue(value));
-                break;
+                if (value == null) {
+                    return added(others, blank(key) ? null : new Removed(Topics.ACCESS_KEYS, key));
+                }
+                AccessKeySnapshot accessKey = ACCESS_KEY.readValue(value);
+                return added(others, accessKey == null || blank(accessKey.accessKeyId()) ? null : accessKey);
             case Topics.GROUPS:
-                others.add(value == null ? new Removed(Topics.GROUPS, key) : GROUP.readValue(value));
-                break;
+                if (value == null) {
+                    return added(others, blank(key) ? null : new Removed(Topics.GROUPS, key));
+                }
+                GroupSnapshot group = GROUP.readValue(value);
+                return added(others, group == null || blank(group.groupId()) ? null : group);
             case Topics.SETTINGS:
                 // state-service never deletes the settings; a tombstone keeps the held ones
                 if (value != null) {
-                    others.add(SETTINGS.readValue(value));
+                    RuntimeSettingsSnapshot settings = SETTINGS.readValue(value);
+                    return added(others, settings);
                 }
                 break;
             default:
                 break;
         }
+        return null;
+    }
+
+    private static String added(List<Object> others, Object change) {
+        if (change == null) {
+            return NO_ID;
+        }
+        others.add(change);
+        return null;
+    }
+
+    private static boolean blank(String id) {
+        return id == null || id.isBlank();
     }
 
     /** A tombstone on the access-key or group topic. */

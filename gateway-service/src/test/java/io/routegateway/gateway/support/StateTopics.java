@@ -58,6 +58,11 @@ public final class StateTopics implements AutoCloseable {
         return send(topic, key, null);
     }
 
+    /** Any value, readable or not, as a producer without state-service's checks could write it. */
+    public RecordMetadata raw(String topic, String key, String value) {
+        return send(topic, key, value);
+    }
+
     private RecordMetadata send(String topic, String key, String value) {
         try {
             return producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
