@@ -35,6 +35,16 @@ class ValuesSchemaTests {
     }
 
     @Test
+    void requiresTheGatewaysMemoryLimitItsHeapIsSizedFrom(@TempDir Path tmp) throws Exception {
+        Path values = tmp.resolve("no-memory-limit.yaml");
+        Files.writeString(values, "gateway:\n  resources:\n    limits:\n      memory: null\n");
+
+        assertThatThrownBy(() -> ChartRenderer.template(RepoPaths.chart(), values))
+                .hasMessageContaining("values don't meet the specifications of the schema")
+                .hasMessageContaining("memory");
+    }
+
+    @Test
     void rejectsAnUnknownKey() {
         assertRejected(Map.of("gateway.replicaCont", 3), "replicaCont");
     }

@@ -46,6 +46,15 @@ public interface GatewayConfig {
          */
         @WithDefault("180s")
         Duration readGapTimeout();
+
+        /**
+         * Largest upstream answer the gateway reads whole (non-streaming answers, and the error
+         * answers of streaming requests); a larger one is cut off and the client gets 502 {@code
+         * upstream_response_too_large}, with no outcome recorded for the credential ({@code
+         * GATEWAY_UPSTREAM_MAX_RESPONSE_SIZE}). Streamed answers pass through without this bound.
+         */
+        @WithDefault("16M")
+        MemorySize maxResponseSize();
     }
 
     interface Request {
@@ -56,6 +65,14 @@ public interface GatewayConfig {
          */
         @WithDefault("32M")
         MemorySize maxBodySize();
+
+        /**
+         * Longest time from an authenticated request's headers to the end of its body; a client that
+         * declares more bytes than it sends gets 408 {@code request_body_timeout} and the connection is
+         * closed ({@code GATEWAY_REQUEST_BODY_READ_TIMEOUT}).
+         */
+        @WithDefault("60s")
+        Duration bodyReadTimeout();
     }
 
     interface Retry {

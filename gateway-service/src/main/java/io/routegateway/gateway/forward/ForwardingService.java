@@ -39,6 +39,7 @@ public class ForwardingService {
     final Vertx vertx;
     final UpstreamTimeouts timeouts;
     final int maxCredentials;
+    final long maxResponseBytes;
     private final Duration configuredAffinityTtl;
     private final int configuredAffinityCapacity;
     /** Session-affinity memory; thread-safe by its own monitor. Replaced when its settings change. */
@@ -69,6 +70,7 @@ public class ForwardingService {
         this.timeouts = UpstreamTimeouts.of(
                 config.upstream().connectTimeout(), config.upstream().readGapTimeout(), GatewayConfig.UPSTREAM_PREFIX);
         this.maxCredentials = config.retry().maxCredentials();
+        this.maxResponseBytes = config.upstream().maxResponseSize().asLongValue();
         this.configuredAffinityTtl = config.affinity().ttl();
         this.configuredAffinityCapacity = config.affinity().capacity();
         this.affinity = new AffinityTable(configuredAffinityTtl, configuredAffinityCapacity);

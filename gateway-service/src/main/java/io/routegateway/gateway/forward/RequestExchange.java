@@ -60,6 +60,7 @@ final class RequestExchange {
 
     static final String CLIENT_DISCONNECTED = "client_disconnected";
     static final String INTERNAL_ERROR = "internal_error";
+    static final String UPSTREAM_RESPONSE_TOO_LARGE = "upstream_response_too_large";
 
     private static final Logger LOG = Logger.getLogger(RequestExchange.class);
 
@@ -176,8 +177,8 @@ final class RequestExchange {
         boolean mayStream =
                 StreamingPassthrough.mayStream(false, request.clientStream(), request.customTools(), credential.kind());
         Uni<? extends UpstreamResponse> exchange = mayStream
-                ? service.upstream.open(upstream, service.timeouts)
-                : service.upstream.exchange(upstream, service.timeouts, false);
+                ? service.upstream.open(upstream, service.timeouts, service.maxResponseBytes)
+                : service.upstream.exchange(upstream, service.timeouts, false, service.maxResponseBytes);
         inFlight = exchange.subscribe().with(this::onResponse, this::onInternalError);
     }
 
@@ -209,6 +210,10 @@ final class RequestExchange {
         }
         UpstreamResponse.Complete complete = (UpstreamResponse.Complete) upstreamResponse;
         service.metrics.upstreamLatency(complete.headNanos());
+        if (complete.oversize()) {
+            tooLarge();
+            return;
+        }
         decide(complete.verdict(), complete);
     }
 
@@ -326,6 +331,22 @@ final class RequestExchange {
                 success,
                 TokenUsage.fromBody(outcome.body()),
                 false);
+    }
+
+    /**
+     * The upstream's answer passed {@code gateway.upstream.max-response-size}: the client gets 502,
+     * nothing is retried (another credential would answer the same request as largely) and nothing is
+     * recorded for the credential (the size of an answer is no evidence about it).
+     */
+    private void tooLarge() {
+        service.metrics.attempt(request.protocol(), UPSTREAM_RESPONSE_TOO_LARGE);
+        sendError(
+                502,
+                UPSTREAM_RESPONSE_TOO_LARGE,
+                "the upstream's answer exceeds " + service.maxResponseBytes
+                        + " bytes (gateway.upstream.max-response-size); ask for a streamed answer or a"
+                        + " smaller one",
+                "api_error");
     }
 
     private void refuse(ReasonCode code, String message, Instant earliestRecovery) {

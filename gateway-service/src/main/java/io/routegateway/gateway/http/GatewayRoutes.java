@@ -7,13 +7,16 @@ import java.util.List;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.access.AccessDecision;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.forward.RequestedModel;
 import io.routegateway.core.forward.StreamingPassthrough;
 import io.routegateway.core.forward.UnsupportedOperation;
 import io.routegateway.core.json.Json;
@@ -29,17 +32,29 @@ import io.routegateway.gateway.forward.RequestIds;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.publish.UsagePublisher;
 import io.routegateway.gateway.view.PoolViewHolder;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.SecurityPolicyHandler;
 
 /**
  * The client-facing endpoints, as plain Vert.x routes (no JAX-RS layer on the hot path): each
- * protocol's native path, plus {@code GET /v1/models}. A handler authenticates the AccessKey by hash,
- * parses the JSON body once and hands over to {@link ForwardingService}; every refusal uses the one
- * error shape {@code {"error":{"code","message","type"}}}.
+ * protocol's native path, plus {@code GET /v1/models}. Every refusal uses the one error shape
+ * {@code {"error":{"code","message","type"}}}.
+ *
+ * <p>The front door, in order: the AccessKey is authenticated on the request headers before a byte
+ * of the body is read (an unknown key gets 401 and, on HTTP/1.x, the connection is closed so an
+ * unread upload cannot keep it busy); the body is then read up to {@code
+ * gateway.request.max-body-size} (413) within {@code gateway.request.body-read-timeout} (408 {@code
+ * request_body_timeout}, connection closed); it is parsed once, with a string-length limit as large
+ * as the body limit; a request without a usable model is refused ({@code model_required}, {@code
+ * model_required_by_filter}, {@code invalid_model}, see {@link RequestedModel}) before routing, and
+ * the rest is handed over to {@link ForwardingService}.
  */
 @Singleton
 public class GatewayRoutes {
@@ -48,7 +63,12 @@ public class GatewayRoutes {
     static final String INVALID_JSON = "invalid_json";
     static final String REQUEST_TOO_LARGE = "request_too_large";
     static final String INVALID_MODEL = "invalid_model";
-    private static final ObjectReader TREE = Json.MAPPER.reader();
+    static final String MODEL_REQUIRED = "model_required";
+    static final String REQUEST_BODY_TIMEOUT = "request_body_timeout";
+    /** The authenticated key of a request, put on its context before the body is read. */
+    private static final String KEY = "route.access-key";
+    /** The body-read deadline timer of a request. */
+    private static final String BODY_TIMER = "route.body-timer";
 
     private final PoolViewHolder views;
     private final ForwardingService forwarding;
@@ -56,6 +76,8 @@ public class GatewayRoutes {
     private final GatewayMetrics metrics;
     private final Clock clock;
     private final long maxBodyBytes;
+    private final long bodyReadTimeoutMillis;
+    private final ObjectReader tree;
 
     GatewayRoutes(
             PoolViewHolder views,
@@ -70,6 +92,24 @@ public class GatewayRoutes {
         this.metrics = metrics;
         this.clock = clock;
         this.maxBodyBytes = config.request().maxBodySize().asLongValue();
+        this.bodyReadTimeoutMillis =
+                Math.max(1, config.request().bodyReadTimeout().toMillis());
+        this.tree = bodyReader(maxBodyBytes);
+    }
+
+    /**
+     * The body parser: Jackson's default limit of 20,000,000 characters per string would refuse a
+     * large inline attachment in a body under the body limit, so strings may be as long as the body
+     * (a string never has more characters than the body has bytes). The other limits (nesting depth,
+     * number and name length) stay Jackson's.
+     */
+    static ObjectReader bodyReader(long maxBodyBytes) {
+        ObjectMapper mapper = Json.MAPPER.copy();
+        mapper.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxStringLength((int) Math.min(Integer.MAX_VALUE, Math.max(maxBodyBytes, 1)))
+                        .build());
+        return mapper.reader();
     }
 
     void register(@Observes Router router) {
@@ -77,6 +117,7 @@ public class GatewayRoutes {
         route(router, "/v1/responses", Protocol.OPENAI_RESPONSES);
         route(router, "/v1/messages", Protocol.ANTHROPIC_MESSAGES);
         router.postWithRegex(GEMINI_PATH)
+                .handler(new Admission(Protocol.GEMINI))
                 .handler(bodyHandler())
                 .handler(ctx -> forward(ctx, Protocol.GEMINI))
                 .failureHandler(this::failed);
@@ -110,9 +151,86 @@ public class GatewayRoutes {
 
     private void route(Router router, String path, Protocol protocol) {
         router.post(path)
+                .handler(new Admission(protocol))
                 .handler(bodyHandler())
                 .handler(ctx -> forward(ctx, protocol))
                 .failureHandler(this::failed);
+    }
+
+    /**
+     * {@link #admit} as the handler ahead of the {@link BodyHandler}: Vert.x Web runs a route's
+     * security-policy handlers before its body handler (a plain handler may only come after it).
+     */
+    private final class Admission implements SecurityPolicyHandler {
+
+        private final Protocol protocol;
+
+        Admission(Protocol protocol) {
+            this.protocol = protocol;
+        }
+
+        @Override
+        public void handle(RoutingContext ctx) {
+            admit(ctx, protocol);
+        }
+    }
+
+    /**
+     * The first handler of a forwarded route, on the request headers alone: an unknown key is refused
+     * before the body is read; a known one starts the body-read deadline and lets the body be read.
+     */
+    private void admit(RoutingContext ctx, Protocol protocol) {
+        AccessKeySnapshot key = authenticate(ctx.request());
+        if (key == null) {
+            refuseKey(ctx, protocol);
+            return;
+        }
+        ctx.put(KEY, key);
+        Vertx vertx = ctx.vertx();
+        long timer = vertx.setTimer(bodyReadTimeoutMillis, id -> bodyTimedOut(ctx, key, protocol));
+        ctx.put(BODY_TIMER, timer);
+        ctx.addEndHandler(ended -> vertx.cancelTimer(timer));
+        ctx.next();
+    }
+
+    /** The body did not arrive in time: 408, and the connection is closed (its upload is abandoned). */
+    private void bodyTimedOut(RoutingContext ctx, AccessKeySnapshot key, Protocol protocol) {
+        if (ctx.response().ended() || ctx.response().closed()) {
+            return;
+        }
+        metrics.request(protocol, 408, REQUEST_BODY_TIMEOUT);
+        endAndClose(
+                ctx,
+                408,
+                ErrorBodies.of(
+                        REQUEST_BODY_TIMEOUT,
+                        "the request body was not received within " + bodyReadTimeoutMillis
+                                + " ms (gateway.request.body-read-timeout)",
+                        "invalid_request_error"));
+        recordRefusal(key, protocol, 408, REQUEST_BODY_TIMEOUT);
+    }
+
+    /**
+     * Ends the response and closes what carries the rest of the request body: the connection on
+     * HTTP/1.x ({@code Connection: close}), the stream on HTTP/2 (the connection serves others).
+     */
+    private static void endAndClose(RoutingContext ctx, int status, Buffer body) {
+        HttpServerRequest request = ctx.request();
+        HttpServerResponse response = ctx.response();
+        boolean http2 = request.version() == HttpVersion.HTTP_2;
+        response.setStatusCode(status).putHeader("content-type", "application/json");
+        if (!http2) {
+            response.putHeader("connection", "close");
+        }
+        response.end(body).onComplete(written -> {
+            if (http2) {
+                if (!request.isEnded()) {
+                    response.reset(0); // RST_STREAM NO_ERROR: the rest of the upload is not wanted
+                }
+            } else {
+                request.connection().close();
+            }
+        });
     }
 
     /** Reads the body up to the limit; a declared or actual oversize body fails the route with 413. */
@@ -132,24 +250,29 @@ public class GatewayRoutes {
         error(ctx, null, null, status, "invalid_request", "the request could not be read", "invalid_request_error");
     }
 
+    /** 413; the connection is closed, as the rest of the oversize upload is not read. */
     private void tooLarge(RoutingContext ctx) {
-        error(
+        AccessKeySnapshot key = ctx.get(KEY);
+        metrics.request(null, 413, REQUEST_TOO_LARGE);
+        endAndClose(
                 ctx,
-                null,
-                null,
                 413,
-                REQUEST_TOO_LARGE,
-                "the request body exceeds " + maxBodyBytes + " bytes (gateway.request.max-body-size)",
-                "invalid_request_error");
+                ErrorBodies.of(
+                        REQUEST_TOO_LARGE,
+                        "the request body exceeds " + maxBodyBytes + " bytes (gateway.request.max-body-size)",
+                        "invalid_request_error"));
+        if (key != null) {
+            recordRefusal(key, null, 413, REQUEST_TOO_LARGE);
+        }
     }
 
     private void forward(RoutingContext ctx, Protocol protocol) {
         long arrived = System.nanoTime();
-        AccessKeySnapshot key = authenticate(ctx.request());
-        if (key == null) {
-            refuseKey(ctx, protocol);
-            return;
+        Long timer = ctx.get(BODY_TIMER);
+        if (timer != null) {
+            ctx.vertx().cancelTimer(timer);
         }
+        AccessKeySnapshot key = ctx.get(KEY);
         Buffer bytes = ctx.body().buffer();
         JsonNode body = parse(bytes);
         if (body == null || !body.isObject()) {
@@ -175,8 +298,12 @@ public class GatewayRoutes {
             }
             geminiStream = "streamGenerateContent".equals(ctx.pathParam("param1"));
         } else {
-            JsonNode named = body.get("model");
-            model = named != null && named.isTextual() ? named.textValue() : null;
+            RequestedModel requested = RequestedModel.of(body.get("model"));
+            if (!(requested instanceof RequestedModel.Named named)) {
+                refuseModel(ctx, key, protocol, requested);
+                return;
+            }
+            model = named.model();
         }
         ProxyRequest request = new ProxyRequest(
                 RequestIds.next(),
@@ -190,6 +317,39 @@ public class GatewayRoutes {
                 RouteRequest.of(key, protocol, model, body),
                 arrived);
         forwarding.forward(ctx, request);
+    }
+
+    /**
+     * A request without a usable model: the key's own refusals come first, in the spec's order (a
+     * disabled key is {@code access_key_disabled} whatever its body); then {@code
+     * model_required_by_filter} when the key restricts models and names none, {@code model_required}
+     * (400) when it does not, {@code invalid_model} (400) for a value that cannot name a model.
+     */
+    private void refuseModel(RoutingContext ctx, AccessKeySnapshot key, Protocol protocol, RequestedModel requested) {
+        AccessDecision decision = AccessDecision.decide(key, protocol, null, clock.instant());
+        if (decision instanceof AccessDecision.Refused refused
+                && (refused.code() != ReasonCode.MODEL_REQUIRED_BY_FILTER
+                        || requested instanceof RequestedModel.Missing)) {
+            ReasonCode code = refused.code();
+            String message =
+                    requested instanceof RequestedModel.Missing missing && code == ReasonCode.MODEL_REQUIRED_BY_FILTER
+                            ? code.meaning() + "; " + missing.message()
+                            : refused.message();
+            error(ctx, key, protocol, code.httpStatus(), code.wire(), message, code.errorType());
+            return;
+        }
+        if (requested instanceof RequestedModel.Missing missing) {
+            error(ctx, key, protocol, 400, MODEL_REQUIRED, missing.message(), "invalid_request_error");
+        } else {
+            error(
+                    ctx,
+                    key,
+                    protocol,
+                    400,
+                    INVALID_MODEL,
+                    ((RequestedModel.Invalid) requested).message(),
+                    "invalid_request_error");
+        }
     }
 
     /**
@@ -263,21 +423,22 @@ public class GatewayRoutes {
         return request.getParam("key");
     }
 
+    /**
+     * 401 {@code invalid_access_key}, decided on the headers alone: the body is never read and the
+     * connection is closed behind the answer (see {@link #endAndClose}).
+     */
     private void refuseKey(RoutingContext ctx, Protocol protocol) {
         ReasonCode code = ReasonCode.INVALID_ACCESS_KEY;
         metrics.request(protocol, code.httpStatus(), code.wire());
-        ctx.response()
-                .setStatusCode(code.httpStatus())
-                .putHeader("content-type", "application/json")
-                .end(ErrorBodies.of(code.wire(), code.meaning(), code.errorType()));
+        endAndClose(ctx, code.httpStatus(), ErrorBodies.of(code.wire(), code.meaning(), code.errorType()));
     }
 
-    private static JsonNode parse(Buffer bytes) {
+    private JsonNode parse(Buffer bytes) {
         if (bytes == null || bytes.length() == 0) {
             return null;
         }
         try {
-            return TREE.readTree(bytes.getBytes());
+            return tree.readTree(bytes.getBytes());
         } catch (IOException e) {
             return null;
         }

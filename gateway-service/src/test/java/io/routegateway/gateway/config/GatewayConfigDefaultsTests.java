@@ -30,4 +30,12 @@ class GatewayConfigDefaultsTests {
         assertThat(upstream.connectTimeout()).isEqualTo(Duration.ofSeconds(20));
         assertThat(upstream.readGapTimeout()).isEqualTo(Duration.ofSeconds(180));
     }
+
+    @Test
+    void theFrontDoorBoundsBodiesAnswersAndSlowUploads() {
+        GatewayConfig config = defaults();
+        assertThat(config.request().maxBodySize().asLongValue()).isEqualTo(32L * 1024 * 1024);
+        assertThat(config.request().bodyReadTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(config.upstream().maxResponseSize().asLongValue()).isEqualTo(16L * 1024 * 1024);
+    }
 }

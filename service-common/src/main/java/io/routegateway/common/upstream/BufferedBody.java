@@ -8,21 +8,29 @@ import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 
 /**
- * Reads a whole response body under the read-gap ceiling, handing over the body and the transport
- * error (null when it was read to the end) exactly once. Runs on the exchange's Vert.x context.
+ * Reads a whole response body under the read-gap ceiling and a size cap, handing over the body and
+ * the transport error (null when it was read to the end) exactly once; a body that passes the cap is
+ * handed over as null (the exchange is reset, what was read is dropped). Runs on the exchange's
+ * Vert.x context.
  */
 final class BufferedBody {
 
     private final HttpClientRequest request;
     private final UpstreamTimeouts timeouts;
     private final BiConsumer<Buffer, String> onDone;
-    private final Buffer body = Buffer.buffer();
+    private final long maxBytes;
+    private Buffer body = Buffer.buffer();
     private final ReadGapWatch watch;
     private boolean done;
 
     private BufferedBody(
-            Vertx vertx, HttpClientRequest request, UpstreamTimeouts timeouts, BiConsumer<Buffer, String> onDone) {
+            Vertx vertx,
+            HttpClientRequest request,
+            UpstreamTimeouts timeouts,
+            long maxBytes,
+            BiConsumer<Buffer, String> onDone) {
         this.request = request;
+        this.maxBytes = maxBytes;
         this.timeouts = timeouts;
         this.onDone = onDone;
         this.watch = new ReadGapWatch(vertx, timeouts.readGap().toMillis(), this::stalled);
@@ -33,14 +41,26 @@ final class BufferedBody {
             HttpClientRequest request,
             HttpClientResponse response,
             UpstreamTimeouts timeouts,
+            long maxBytes,
             BiConsumer<Buffer, String> onDone) {
-        BufferedBody reader = new BufferedBody(vertx, request, timeouts, onDone);
-        response.handler(chunk -> {
-            reader.watch.touch();
-            reader.body.appendBuffer(chunk);
-        });
+        BufferedBody reader = new BufferedBody(vertx, request, timeouts, maxBytes, onDone);
+        response.handler(reader::chunk);
         response.endHandler(ignored -> reader.finish(null));
         response.exceptionHandler(failure -> reader.finish(UpstreamClient.describe(failure, timeouts, true, null)));
+    }
+
+    private void chunk(Buffer chunk) {
+        if (done) {
+            return;
+        }
+        watch.touch();
+        if (chunk.length() > maxBytes - body.length()) {
+            body = null;
+            finish(null);
+            request.reset();
+            return;
+        }
+        body.appendBuffer(chunk);
     }
 
     private void stalled() {

@@ -20,6 +20,7 @@ import io.routegateway.core.failure.ClientEcho;
 import io.routegateway.core.failure.OutcomeClassifier;
 import io.routegateway.core.failure.StreamCompletion;
 import io.routegateway.core.failure.UpstreamOutcome;
+import io.routegateway.core.failure.Verdict;
 import io.routegateway.core.forward.StreamingPassthrough;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.smallrye.mutiny.Uni;
@@ -130,7 +131,18 @@ public class UpstreamClient {
      */
     public Uni<UpstreamResponse.Complete> exchange(
             UpstreamRequest request, UpstreamTimeouts timeouts, boolean modelTest) {
-        return Uni.createFrom().emitter(emitter -> send(request, timeouts, modelTest, false, emitter));
+        return exchange(request, timeouts, modelTest, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #exchange(UpstreamRequest, UpstreamTimeouts, boolean)} reading at most {@code
+     * maxBodyBytes} of the answer: past that the exchange is reset and comes back {@link
+     * UpstreamResponse.Complete#oversize() oversize}, with an empty body and a {@link
+     * Verdict.NotAFailure} verdict (the size of an answer says nothing about the credential).
+     */
+    public Uni<UpstreamResponse.Complete> exchange(
+            UpstreamRequest request, UpstreamTimeouts timeouts, boolean modelTest, long maxBodyBytes) {
+        return Uni.createFrom().emitter(emitter -> send(request, timeouts, modelTest, false, maxBodyBytes, emitter));
     }
 
     /**
@@ -140,7 +152,12 @@ public class UpstreamClient {
      * {@link UpstreamResponse.Streaming} as soon as its first chunk has arrived, paused.
      */
     public Uni<UpstreamResponse> open(UpstreamRequest request, UpstreamTimeouts timeouts) {
-        return Uni.createFrom().emitter(emitter -> send(request, timeouts, false, true, emitter));
+        return open(request, timeouts, Long.MAX_VALUE);
+    }
+
+    /** {@link #open(UpstreamRequest, UpstreamTimeouts)} reading a non-2xx answer up to {@code maxBodyBytes}. */
+    public Uni<UpstreamResponse> open(UpstreamRequest request, UpstreamTimeouts timeouts, long maxBodyBytes) {
+        return Uni.createFrom().emitter(emitter -> send(request, timeouts, false, true, maxBodyBytes, emitter));
     }
 
     private <T extends UpstreamResponse> void send(
@@ -148,6 +165,7 @@ public class UpstreamClient {
             UpstreamTimeouts timeouts,
             boolean modelTest,
             boolean streaming,
+            long maxBodyBytes,
             UniEmitter<? super T> emitter) {
         Exchange<T> exchange = new Exchange<>(emitter);
         emitter.onTermination(exchange::abandonIfPending);
@@ -193,7 +211,11 @@ public class UpstreamClient {
                                     complete(status, response.headers(), Buffer.buffer(), outcome, headNanos, echo)));
                     return;
                 }
-                BufferedBody.read(vertx, outbound, response, timeouts, (body, error) -> {
+                BufferedBody.read(vertx, outbound, response, timeouts, maxBodyBytes, (body, error) -> {
+                    if (body == null) {
+                        exchange.complete(oversize(status, response.headers(), modelTest, headNanos));
+                        return;
+                    }
                     String text = body.toString(StandardCharsets.UTF_8);
                     exchange.complete(complete(
                             status,
@@ -303,13 +325,21 @@ public class UpstreamClient {
                 Buffer.buffer(),
                 outcome,
                 OutcomeClassifier.classify(outcome, echo),
-                -1);
+                -1,
+                false);
+    }
+
+    /** An answer cut off at the size cap: nothing of it is kept, and it is no evidence either way. */
+    private static UpstreamResponse.Complete oversize(int status, MultiMap headers, boolean modelTest, long headNanos) {
+        UpstreamOutcome outcome = new UpstreamOutcome(status, null, "", false, false, modelTest);
+        return new UpstreamResponse.Complete(
+                status, headers, Buffer.buffer(), outcome, new Verdict.NotAFailure(status), headNanos, true);
     }
 
     private static UpstreamResponse.Complete complete(
             int status, MultiMap headers, Buffer body, UpstreamOutcome outcome, long headNanos, ClientEcho echo) {
         return new UpstreamResponse.Complete(
-                status, headers, body, outcome, OutcomeClassifier.classify(outcome, echo), headNanos);
+                status, headers, body, outcome, OutcomeClassifier.classify(outcome, echo), headNanos, false);
     }
 
     /**

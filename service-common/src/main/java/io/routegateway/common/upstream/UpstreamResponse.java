@@ -24,9 +24,17 @@ public sealed interface UpstreamResponse permits UpstreamResponse.Complete, Upst
      * @param verdict {@link OutcomeClassifier#classify(UpstreamOutcome)} of {@code outcome}
      * @param headNanos {@code System.nanoTime()} span from sending to the response head, -1 without
      *     a head
+     * @param oversize the body passed the caller's size cap and was not read to its end (the body
+     *     is then empty and the verdict {@link Verdict.NotAFailure})
      */
     record Complete(
-            Integer status, MultiMap headers, Buffer body, UpstreamOutcome outcome, Verdict verdict, long headNanos)
+            Integer status,
+            MultiMap headers,
+            Buffer body,
+            UpstreamOutcome outcome,
+            Verdict verdict,
+            long headNanos,
+            boolean oversize)
             implements UpstreamResponse {
 
         /** The transport error text, null when the exchange completed. */
