@@ -284,7 +284,7 @@ class RoutingTests extends GatewayTestBase {
                                 AccountStatus.OK,
                                 1,
                                 null,
-                                Instant.now().plusSeconds(seconds),
+                                clock.instant().plusSeconds(seconds),
                                 "upstream_status",
                                 "upstream returned 503",
                                 null,
