@@ -24,14 +24,12 @@ import io.routegateway.core.forward.AttemptDecision;
 import io.routegateway.core.forward.AttemptEvents;
 import io.routegateway.core.forward.ClientMessages;
 import io.routegateway.core.forward.StreamingPassthrough;
-import io.routegateway.core.select.NativeRouting;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.select.Router;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.routegateway.core.upstream.UpstreamRequests;
 import io.routegateway.core.usage.TokenUsage;
-import io.routegateway.gateway.view.RoutingView;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.MultiMap;
@@ -45,7 +43,7 @@ import org.jboss.logging.Logger;
  * credential after its interval, or record the failure and fail over to the next candidate, the
  * tried ones excluded) → respond → record. A request makes at most one probe of a cooling
  * credential (the cooling fallback): one upstream attempt, and after it no further fallback. Confined to the request's event loop, so its state needs
- * no synchronization. Every decision is route-core's: {@link NativeRouting}, {@link
+ * no synchronization. Every decision is route-core's: {@link Router}, {@link
  * OutcomeClassifier}, {@link AttemptDecision}, {@link StreamingPassthrough}, {@link AttemptEvents}.
  *
  * <p>Streaming passthrough commits to the client only after the first chunk has arrived and was
@@ -113,11 +111,9 @@ final class RequestExchange {
                     null);
             return;
         }
-        RoutingView view = service.views.current();
-        RouteResult result = NativeRouting.route(
-                view.pool(),
+        RouteResult result = Router.route(
+                service.views.pool(),
                 request.route(),
-                view.nonNative(request.protocol()),
                 tried,
                 !probed,
                 service.affinity(),

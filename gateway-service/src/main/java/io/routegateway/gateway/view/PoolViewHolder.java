@@ -9,7 +9,7 @@ import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.select.PoolView;
 
 /**
- * The current {@link RoutingView}, swapped atomically (copy-on-write): the request path reads it
+ * The current {@link PoolView}, swapped atomically (copy-on-write): the request path reads it
  * with one volatile load and never locks; writers (the state-topic reader, this replica's own
  * outcomes, the weight refresh) compute the next generation with a pure function and retry on a
  * concurrent swap. The runtime settings published on {@code route.settings} live here too.
@@ -17,16 +17,12 @@ import io.routegateway.core.select.PoolView;
 @Singleton
 public class PoolViewHolder {
 
-    private final AtomicReference<RoutingView> current = new AtomicReference<>(RoutingView.EMPTY);
+    private final AtomicReference<PoolView> current = new AtomicReference<>(PoolView.EMPTY);
     /** The newest published runtime settings; null until one was read (gateway config applies). */
     private final AtomicReference<RuntimeSettingsSnapshot> settings = new AtomicReference<>();
 
-    public RoutingView current() {
-        return current.get();
-    }
-
     public PoolView pool() {
-        return current.get().pool();
+        return current.get();
     }
 
     /** The newest runtime settings read from {@code route.settings}, null when none were ever published. */
@@ -65,28 +61,14 @@ public class PoolViewHolder {
      */
     public boolean update(UnaryOperator<PoolView> change) {
         while (true) {
-            RoutingView before = current.get();
-            PoolView next = change.apply(before.pool());
-            if (next == before.pool()) {
+            PoolView before = current.get();
+            PoolView next = change.apply(before);
+            if (next == before) {
                 return false;
             }
-            RoutingView after = sameCredentials(before.pool(), next)
-                    ? new RoutingView(next, before.nonNative())
-                    : RoutingView.of(next);
-            if (current.compareAndSet(before, after)) {
+            if (current.compareAndSet(before, next)) {
                 return true;
             }
         }
-    }
-
-    /** Whether the protocol exclusions can be kept: same credential ids with the same platforms. */
-    private static boolean sameCredentials(PoolView before, PoolView after) {
-        if (before.credentials().size() != after.credentials().size()) {
-            return false;
-        }
-        return before.credentials().stream()
-                .allMatch(credential -> after.credential(credential.credentialId())
-                        .map(other -> other.platform() == credential.platform())
-                        .orElse(false));
     }
 }

@@ -20,9 +20,9 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * #NO_ENABLED_CREDENTIALS} (the reliability page's step-2 error, whose message is spelled out
  * verbatim but which has no code there).
  *
- * <p>{@link #OPERATION_UNSUPPORTED} and {@link #NATIVE_ROUTE_REQUIRED} concern protocol bridging;
- * they are defined here so the wire codes exist once, and are emitted by the forwarding layer, not
- * by {@link Router}.
+ * <p>{@link #OPERATION_UNSUPPORTED} and {@link #NATIVE_ROUTE_REQUIRED} concern protocol bridging:
+ * the first is emitted by the forwarding layer for an operation it does not serve, the second by
+ * {@link Router} when the request's {@link ProtocolRule} is all that stands in the way.
  */
 public enum ReasonCode {
     INVALID_ACCESS_KEY(

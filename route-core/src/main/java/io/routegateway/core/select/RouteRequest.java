@@ -13,14 +13,29 @@ import io.routegateway.core.model.Protocol;
  * @param requestedModel the model name from the body or, for Gemini, the URL path; null or blank
  *     when the request names none
  * @param affinityKey null: no affinity for this request
+ * @param protocolRule which credentials can serve {@code protocol}; {@link ProtocolRule#NATIVE}
+ *     unless given
  */
 public record RouteRequest(
-        AccessKeySnapshot accessKey, Protocol protocol, String requestedModel, AffinityKey affinityKey) {
+        AccessKeySnapshot accessKey,
+        Protocol protocol,
+        String requestedModel,
+        AffinityKey affinityKey,
+        ProtocolRule protocolRule) {
 
     public RouteRequest {
         if (protocol == null) {
             throw new IllegalArgumentException("protocol is required");
         }
+        if (protocolRule == null) {
+            protocolRule = ProtocolRule.NATIVE;
+        }
+    }
+
+    /** A request under the native rule. */
+    public RouteRequest(
+            AccessKeySnapshot accessKey, Protocol protocol, String requestedModel, AffinityKey affinityKey) {
+        this(accessKey, protocol, requestedModel, affinityKey, ProtocolRule.NATIVE);
     }
 
     /** A request whose affinity key is derived from its body ({@link Affinity#promptPrefix}). */
@@ -30,5 +45,10 @@ public record RouteRequest(
                 ? null
                 : Affinity.key(accessKey.accessKeyId(), protocol, Affinity.promptPrefix(protocol, body));
         return new RouteRequest(accessKey, protocol, requestedModel, affinityKey);
+    }
+
+    /** Whether the request's rule lets {@code entry} serve it. */
+    boolean serves(CredentialEntry entry) {
+        return protocolRule.serves(entry.snapshot, protocol);
     }
 }

@@ -29,8 +29,14 @@ import io.routegateway.core.state.ModelState;
  * order, then the original order) the single fallback — seed A's last resort "rather than hand the
  * client an error", taken at most once per request (see {@code coolingProbe}).
  *
+ * <p>The request's {@link ProtocolRule} (native only, today) decides which candidates can serve
+ * its protocol at all: one it refuses is left out like a tried credential — never picked, never
+ * the probe, no {@code Retry-After} from its cooldown. This is the one routing path: the gateway
+ * and route check both call it, so a route check says what the gateway does.
+ *
  * <p>Refusal code when every group yields nothing — the most specific one seen, in this order:
- * {@code route_pool.model_unavailable} (the model is served but paused / error everywhere it was
+ * {@code native_route_required} (a group had credentials that would serve the request but for its
+ * protocol, and no servable one was cooling, tried or weight 0) › {@code route_pool.model_unavailable} (the model is served but paused / error everywhere it was
  * still possible) › {@code no_available_credential} (every candidate already tried, weight 0, or
  * cooling once the probe is spent) ›
  * {@code route_pool.model_unmatched} › {@code route_pool.no_enabled_credentials} › {@code
@@ -44,6 +50,9 @@ public final class Router {
 
     /** Rejected weighted draws before the exact walk; see {@link #chooseInTier}. */
     static final int SAMPLING_ATTEMPTS = 8;
+
+    /** The verdict of a candidate the request's {@link ProtocolRule} refuses. */
+    private static final int NOT_SERVED = -1;
 
     private Router() {}
 
@@ -120,9 +129,9 @@ public final class Router {
             GroupEntry entry = view.groupEntry(group.groupId());
             CandidateSet candidates = entry.candidates(entries, model);
             String affinityCredential = target != null && group.affinityEnabled() ? target.credentialId() : null;
-            selectInGroup(candidates, entries, weights, tried, affinityCredential, rng, now, pick);
+            selectInGroup(candidates, entries, weights, tried, request, affinityCredential, rng, now, pick);
             if (tb != null) {
-                traceGroup(tb, entry, candidates, entries, weights, tried, now, pick, position);
+                traceGroup(tb, entry, candidates, entries, weights, tried, request, now, pick, position);
             }
             if (pick.position >= 0) {
                 if (tb != null) {
@@ -152,12 +161,12 @@ public final class Router {
             pick.recoveryAt = probeUntil;
             if (tb != null) {
                 tb.group(group.groupId(), group.name()).credentials.clear();
-                traceGroup(tb, entry, candidates, entries, weights, tried, now, pick, probeGroup);
+                traceGroup(tb, entry, candidates, entries, weights, tried, request, now, pick, probeGroup);
             }
             return selected(group, entries, candidates, probePosition, pick, tb);
         }
-        Instant earliest = earliestRecovery(view, order, model, now);
-        return refuse(best, poolMessage(best, model), earliest, tb);
+        Instant earliest = earliestRecovery(view, order, model, request, now);
+        return refuse(best, poolMessage(best, model, request), earliest, tb);
     }
 
     private static RouteResult.Selected selected(
@@ -208,6 +217,7 @@ public final class Router {
             CredentialEntry[] entries,
             int[] weights,
             Set<String> excluded,
+            RouteRequest request,
             String affinityCredential,
             RandomGenerator rng,
             Instant now,
@@ -221,7 +231,8 @@ public final class Router {
         if (affinityCredential != null) {
             int position = candidates.position(affinityCredential);
             if (position >= 0
-                    && verdictAt(candidates, position, entries, weights, tried, now) == SelectionSteps.ELIGIBLE) {
+                    && verdictAt(candidates, position, entries, weights, tried, request, now)
+                            == SelectionSteps.ELIGIBLE) {
                 pick.position = position;
                 pick.affinityHit = true;
                 return;
@@ -230,13 +241,23 @@ public final class Router {
         int coolingPosition = -1;
         Instant coolingUntil = null;
         boolean onlyHardExclusions = true;
+        boolean onlyTheProtocol = false;
         for (int i = 0; i < candidates.size; i++) {
             CredentialEntry entry = entries[candidates.ordinals[i]];
             ModelState row = entry.row(candidates.modelKeys[i]);
             int verdict = SelectionSteps.classify(
                     isTried(tried, i, entry), weights[entry.ordinal] <= 0, row, entry.accountCoolingUntil, now);
+            if (!request.serves(entry)) {
+                // usable but for the protocol: left out like a tried credential, never the probe
+                if (verdict == SelectionSteps.ELIGIBLE || verdict == SelectionSteps.COOLING) {
+                    onlyTheProtocol = true;
+                } else if (verdict != SelectionSteps.HARD_EXCLUDED) {
+                    onlyHardExclusions = false;
+                }
+                continue;
+            }
             if (verdict == SelectionSteps.ELIGIBLE) {
-                pick.position = chooseInTier(candidates, i, entries, weights, tried, rng, now);
+                pick.position = chooseInTier(candidates, i, entries, weights, tried, request, rng, now);
                 return;
             }
             if (verdict == SelectionSteps.COOLING) {
@@ -251,9 +272,14 @@ public final class Router {
         }
         pick.coolingPosition = coolingPosition;
         pick.coolingUntil = coolingUntil;
-        pick.failure = coolingPosition < 0 && onlyHardExclusions
-                ? ReasonCode.MODEL_UNAVAILABLE
-                : ReasonCode.NO_AVAILABLE_CREDENTIAL;
+        if (coolingPosition >= 0 || !onlyHardExclusions) {
+            // a servable credential is cooling, already tried, or weight 0
+            pick.failure = ReasonCode.NO_AVAILABLE_CREDENTIAL;
+        } else if (onlyTheProtocol) {
+            pick.failure = ReasonCode.NATIVE_ROUTE_REQUIRED;
+        } else {
+            pick.failure = ReasonCode.MODEL_UNAVAILABLE;
+        }
     }
 
     /**
@@ -273,6 +299,7 @@ public final class Router {
             CredentialEntry[] entries,
             int[] weights,
             Tried tried,
+            RouteRequest request,
             RandomGenerator rng,
             Instant now) {
         int start = candidates.tierStart[first];
@@ -285,19 +312,19 @@ public final class Router {
         long total = sums[end] - base;
         for (int attempt = 0; attempt < SAMPLING_ATTEMPTS; attempt++) {
             int j = search(sums, start, end, base + rng.nextLong(total));
-            if (verdictAt(candidates, j, entries, weights, tried, now) == SelectionSteps.ELIGIBLE) {
+            if (verdictAt(candidates, j, entries, weights, tried, request, now) == SelectionSteps.ELIGIBLE) {
                 return j;
             }
         }
         long eligibleTotal = 0;
         for (int j = first; j < end; j++) {
-            if (verdictAt(candidates, j, entries, weights, tried, now) == SelectionSteps.ELIGIBLE) {
+            if (verdictAt(candidates, j, entries, weights, tried, request, now) == SelectionSteps.ELIGIBLE) {
                 eligibleTotal += weights[candidates.ordinals[j]];
             }
         }
         long r = rng.nextLong(eligibleTotal);
         for (int j = first; j < end; j++) {
-            if (verdictAt(candidates, j, entries, weights, tried, now) == SelectionSteps.ELIGIBLE) {
+            if (verdictAt(candidates, j, entries, weights, tried, request, now) == SelectionSteps.ELIGIBLE) {
                 r -= weights[candidates.ordinals[j]];
                 if (r < 0) {
                     return j;
@@ -325,9 +352,19 @@ public final class Router {
         return lo;
     }
 
+    /** The step-5 verdict of one candidate; {@link #NOT_SERVED} when the protocol rule refuses it. */
     private static int verdictAt(
-            CandidateSet candidates, int i, CredentialEntry[] entries, int[] weights, Tried tried, Instant now) {
+            CandidateSet candidates,
+            int i,
+            CredentialEntry[] entries,
+            int[] weights,
+            Tried tried,
+            RouteRequest request,
+            Instant now) {
         CredentialEntry entry = entries[candidates.ordinals[i]];
+        if (!request.serves(entry)) {
+            return NOT_SERVED;
+        }
         return SelectionSteps.classify(
                 isTried(tried, i, entry),
                 weights[entry.ordinal] <= 0,
@@ -339,7 +376,7 @@ public final class Router {
     /**
      * The excluded credentials of one request resolved against one group's candidates. A small
      * set (a retry's few tried credentials) becomes a handful of candidate positions, checked by a
-     * scan of a tiny array; a large one (e.g. every credential that cannot serve the protocol) is
+     * scan of a tiny array; a large one (a route check excluding many credentials) is
      * checked with one hash lookup per candidate actually examined, so it is never resolved
      * eagerly. Null stands for "nothing excluded".
      */
@@ -411,6 +448,8 @@ public final class Router {
             return 0;
         }
         switch (code) {
+            case NATIVE_ROUTE_REQUIRED:
+                return 6;
             case MODEL_UNAVAILABLE:
                 return 5;
             case NO_AVAILABLE_CREDENTIAL:
@@ -424,7 +463,11 @@ public final class Router {
         }
     }
 
-    private static String poolMessage(ReasonCode code, String model) {
+    private static String poolMessage(ReasonCode code, String model, RouteRequest request) {
+        if (code == ReasonCode.NATIVE_ROUTE_REQUIRED) {
+            return code.meaning() + ": no credential serves "
+                    + request.protocol().wire() + " natively";
+        }
         if (model != null && (code == ReasonCode.MODEL_UNMATCHED || code == ReasonCode.MODEL_UNAVAILABLE)) {
             return code.meaning() + ": " + model;
         }
@@ -435,7 +478,8 @@ public final class Router {
      * The earliest future recovery among candidates that reached the partition in the evaluated
      * groups (tried ones included: they recover too; paused / error and weight 0 excluded).
      */
-    private static Instant earliestRecovery(PoolView view, List<GroupSnapshot> order, String model, Instant now) {
+    private static Instant earliestRecovery(
+            PoolView view, List<GroupSnapshot> order, String model, RouteRequest request, Instant now) {
         CredentialEntry[] entries = view.entries();
         int[] weights = view.weights();
         Instant earliest = null;
@@ -444,7 +488,7 @@ public final class Router {
             for (int i = 0; i < candidates.size; i++) {
                 CredentialEntry entry = entries[candidates.ordinals[i]];
                 ModelState row = entry.row(candidates.modelKeys[i]);
-                if (weights[entry.ordinal] <= 0 || (row != null && row.isHardExcluded())) {
+                if (weights[entry.ordinal] <= 0 || (row != null && row.isHardExcluded()) || !request.serves(entry)) {
                     continue;
                 }
                 Instant recovery = SelectionSteps.recoveryAt(entry.accountCoolingUntil, row);
@@ -478,6 +522,7 @@ public final class Router {
             CredentialEntry[] entries,
             int[] weights,
             Set<String> excluded,
+            RouteRequest request,
             Instant now,
             Pick pick,
             int position) {
@@ -497,7 +542,7 @@ public final class Router {
             if (next < candidates.size && candidates.ordinals[next] == member) {
                 at = next++;
             }
-            row.credentials.add(traceCredential(entries[member], at, candidates, weights, tried, now, pick));
+            row.credentials.add(traceCredential(entries[member], at, candidates, weights, tried, request, now, pick));
         }
     }
 
@@ -507,6 +552,7 @@ public final class Router {
             CandidateSet candidates,
             int[] weights,
             Tried tried,
+            RouteRequest request,
             Instant now,
             Pick pick) {
         CredentialSnapshot credential = entry.snapshot;
@@ -543,6 +589,24 @@ public final class Router {
                     modelKey,
                     upstream,
                     pick.fallback ? pick.recoveryAt : null,
+                    priority,
+                    weight);
+        }
+        if (!request.serves(entry)) {
+            return new RouteTrace.CredentialTrace(
+                    entry.id,
+                    credential.name(),
+                    5,
+                    RouteTrace.Verdict.DROPPED,
+                    ReasonCode.NATIVE_ROUTE_REQUIRED,
+                    "platform "
+                            + (credential.platform() == null
+                                    ? "unknown"
+                                    : credential.platform().wire()) + " does not serve "
+                            + request.protocol().wire() + " natively",
+                    modelKey,
+                    upstream,
+                    null,
                     priority,
                     weight);
         }

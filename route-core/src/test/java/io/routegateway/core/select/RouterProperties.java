@@ -172,9 +172,13 @@ class RouterProperties {
     }
 
     private static RouteResult route(Scenario s, long rngSeed, boolean trace) {
+        return route(s, rngSeed, trace, ProtocolRule.NATIVE);
+    }
+
+    private static RouteResult route(Scenario s, long rngSeed, boolean trace, ProtocolRule rule) {
         return Router.route(
                 s.view(),
-                new RouteRequest(s.key(), Protocol.OPENAI_CHAT, s.model(), null),
+                new RouteRequest(s.key(), Protocol.OPENAI_CHAT, s.model(), null, rule),
                 s.tried(),
                 null,
                 new SplittableRandom(rngSeed),
@@ -239,7 +243,8 @@ class RouterProperties {
     @Property(tries = 800)
     void routerAgreesWithTheReferenceSteps(@ForAll long seed) {
         Scenario s = scenario(seed, true);
-        RouteResult result = route(s, seed, false);
+        // the reference steps are the spec's, which know no protocol rule
+        RouteResult result = route(s, seed, false, (credential, protocol) -> true);
         SelectionSteps.PoolSelection reference =
                 SelectionSteps.selectFromPool(s.view().pool("g1"), s.model(), s.tried(), NOW);
         if (reference.failure() != null) {

@@ -23,9 +23,12 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Route check: builds the routing view from the database rows — the same snapshots the gateways
- * build theirs from — and runs route-core's {@link Router#route} with the trace on. Nothing is sent
- * upstream and nothing is written. Differences from a live gateway: no recent outcome counts (auto
- * weights are the no-history 50) and no affinity memory unless one is simulated.
+ * build theirs from — and runs route-core's {@link Router#route} with the trace on: the gateway's
+ * own routing call, protocol rule included, so a request the gateway refuses with {@code
+ * native_route_required} is reported that way here too. Nothing is sent upstream and nothing is
+ * written. Differences from a live gateway: no recent outcome counts (auto weights are the
+ * no-history 50), no affinity memory unless one is simulated, and the check is the request's first
+ * attempt (the cooling probe not yet spent).
  */
 @ApplicationScoped
 public class RouteCheckService {

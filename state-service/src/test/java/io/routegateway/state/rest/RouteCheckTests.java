@@ -115,6 +115,35 @@ class RouteCheckTests {
                 .body("trace.groups[0].credentials[0].recovery_at", notNullValue());
     }
 
+    /**
+     * The gateway refuses a request whose protocol no credential of the pool serves natively; route
+     * check runs the same routing call, so it says the same (the pool is one openai relay).
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"anthropic_messages", "gemini"})
+    void aProtocolThePoolCannotServeNativelyIsNativeRouteRequiredAsAtTheGateway(String protocol) {
+        Pool pool = pool(Map.of());
+        admin().body(check(pool.keyId(), protocol, "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("decision", equalTo("refused"))
+                .body("reason_code", equalTo("native_route_required"))
+                .body("http_status", equalTo(502))
+                .body("selected", nullValue())
+                .body("trace.groups[0].reason", equalTo("native_route_required"))
+                .body("trace.groups[0].credentials[0].reason", equalTo("native_route_required"))
+                .body("trace.groups[0].credentials[0].step", equalTo(5));
+        // the protocols the platform speaks are routed as before
+        for (String nativeProtocol : List.of("openai_chat", "openai_responses")) {
+            admin().body(check(pool.keyId(), nativeProtocol, "gpt-5.6-sol"))
+                    .post("/admin/v1/route-check")
+                    .then()
+                    .statusCode(200)
+                    .body("decision", equalTo("selected"));
+        }
+    }
+
     @Test
     void aProtocolTheKeyDoesNotAllowIsProtocolFiltered() {
         Pool pool = pool(Map.of("allowed_protocols", List.of("anthropic_messages")));

@@ -1,7 +1,6 @@
 package io.routegateway.core.select;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
@@ -18,37 +17,100 @@ import static io.routegateway.core.select.Fixtures.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Without bridges a request only reaches credentials whose platform serves its protocol natively. */
-class NativeRoutingTests {
+class ProtocolRuleTests {
 
     private static final AccessKeySnapshot KEY = key("k").groups("g1", "g2").build();
 
     private static RouteResult route(PoolView view, Protocol protocol, Set<String> tried) {
-        Map<Protocol, Set<String>> nonNative = NativeRouting.nonNativeByProtocol(view);
-        return NativeRouting.route(
-                view,
-                new RouteRequest(KEY, protocol, "m", null),
-                nonNative.get(protocol),
-                tried,
-                null,
-                new Random(7),
-                NOW,
-                false);
+        return Router.route(view, new RouteRequest(KEY, protocol, "m", null), tried, null, new Random(7), NOW, false);
     }
 
     @Test
-    void nonNativeSetsFollowThePlatforms() {
+    void theNativeRuleFollowsThePlatforms() {
+        assertThat(ProtocolRule.NATIVE.serves(
+                        cred("claude").platform(Platform.CLAUDE).build(), Protocol.ANTHROPIC_MESSAGES))
+                .isTrue();
+        assertThat(ProtocolRule.NATIVE.serves(
+                        cred("relay").platform(Platform.OPENAI).build(), Protocol.ANTHROPIC_MESSAGES))
+                .isFalse();
+        assertThat(ProtocolRule.NATIVE.serves(
+                        cred("relay").platform(Platform.OPENAI).build(), Protocol.OPENAI_CHAT))
+                .isTrue();
+        assertThat(ProtocolRule.NATIVE.serves(
+                        cred("claude").platform(Platform.CLAUDE).build(), Protocol.GEMINI))
+                .isFalse();
+    }
+
+    @Test
+    void theRuleIsAnInputAnotherRuleCanReplace() {
         PoolView view = PoolView.of(
-                List.of(
-                        cred("claude").platform(Platform.CLAUDE).serves("m").build(),
-                        cred("relay").platform(Platform.OPENAI).serves("m").build()),
+                List.of(cred("relay").platform(Platform.OPENAI).serves("m").build()),
+                List.of(group("g1").build()),
+                List.of(KEY));
+        RouteRequest anyProtocol =
+                new RouteRequest(KEY, Protocol.ANTHROPIC_MESSAGES, "m", null, (credential, protocol) -> true);
+
+        RouteResult result = Router.route(view, anyProtocol, Set.of(), null, new Random(1), NOW, false);
+
+        assertThat(((RouteResult.Selected) result).credential().credentialId()).isEqualTo("relay");
+        assertThat(new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", null).protocolRule())
+                .isSameAs(ProtocolRule.NATIVE);
+    }
+
+    @Test
+    void aCredentialTheRuleRefusesIsTracedWithNativeRouteRequired() {
+        PoolView view = PoolView.of(
+                List.of(cred("relay").platform(Platform.OPENAI).serves("m").build()),
                 List.of(group("g1").build()),
                 List.of(KEY));
 
-        Map<Protocol, Set<String>> nonNative = NativeRouting.nonNativeByProtocol(view);
+        RouteResult result = Router.route(
+                view,
+                new RouteRequest(KEY, Protocol.ANTHROPIC_MESSAGES, "m", null),
+                Set.of(),
+                null,
+                new Random(1),
+                NOW,
+                true);
 
-        assertThat(nonNative.get(Protocol.ANTHROPIC_MESSAGES)).containsExactly("relay");
-        assertThat(nonNative.get(Protocol.OPENAI_CHAT)).containsExactly("claude");
-        assertThat(nonNative.get(Protocol.GEMINI)).containsExactlyInAnyOrder("claude", "relay");
+        assertThat(result.trace().outcome()).isEqualTo(ReasonCode.NATIVE_ROUTE_REQUIRED);
+        assertThat(result.trace().groups().get(0).reason()).isEqualTo(ReasonCode.NATIVE_ROUTE_REQUIRED);
+        assertThat(result.trace().groups().get(0).credentials()).singleElement().satisfies(row -> {
+            assertThat(row.verdict()).isEqualTo(RouteTrace.Verdict.DROPPED);
+            assertThat(row.reason()).isEqualTo(ReasonCode.NATIVE_ROUTE_REQUIRED);
+            assertThat(row.detail()).contains("openai").contains("anthropic_messages");
+        });
+    }
+
+    @Test
+    void aNativeRouteRequiredGroupOutranksAnotherGroupsPausedModel() {
+        PoolView view = PoolView.of(
+                List.of(
+                        cred("claude")
+                                .platform(Platform.CLAUDE)
+                                .serves("m")
+                                .paused("m")
+                                .groups("g1")
+                                .build(),
+                        cred("relay")
+                                .platform(Platform.OPENAI)
+                                .serves("m")
+                                .groups("g2")
+                                .build()),
+                List.of(group("g1").build(), group("g2").build()),
+                List.of(KEY));
+
+        for (int i = 0; i < 10; i++) {
+            RouteResult result = Router.route(
+                    view,
+                    new RouteRequest(KEY, Protocol.ANTHROPIC_MESSAGES, "m", null),
+                    Set.of(),
+                    null,
+                    new Random(i),
+                    NOW,
+                    false);
+            assertThat(((RouteResult.Refused) result).code()).isEqualTo(ReasonCode.NATIVE_ROUTE_REQUIRED);
+        }
     }
 
     @Test
@@ -61,11 +123,10 @@ class NativeRoutingTests {
                 List.of(KEY));
 
         for (int i = 0; i < 50; i++) {
-            RouteResult anthropic = NativeRouting.route(
+            RouteResult anthropic = Router.route(
                     view,
                     new RouteRequest(KEY, Protocol.ANTHROPIC_MESSAGES, "m", null),
-                    NativeRouting.nonNativeByProtocol(view).get(Protocol.ANTHROPIC_MESSAGES),
-                    null,
+                    Set.of(),
                     null,
                     new Random(i),
                     NOW,
@@ -122,11 +183,10 @@ class NativeRoutingTests {
                 List.of(KEY));
 
         for (int i = 0; i < 20; i++) {
-            RouteResult result = NativeRouting.route(
+            RouteResult result = Router.route(
                     view,
                     new RouteRequest(KEY, Protocol.ANTHROPIC_MESSAGES, "m", null),
-                    NativeRouting.nonNativeByProtocol(view).get(Protocol.ANTHROPIC_MESSAGES),
-                    null,
+                    Set.of(),
                     null,
                     new Random(i),
                     NOW,
