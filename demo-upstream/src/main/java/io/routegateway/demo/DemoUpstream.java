@@ -7,6 +7,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -37,7 +39,15 @@ import io.vertx.core.http.HttpServerResponse;
 public final class DemoUpstream {
 
     static final String CONTROL = "/_control/accounts";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Reads requests as the vendors do: a large inline attachment (one string over Jackson's default
+     * 20,000,000 characters) is a valid request.
+     */
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .build())
+            .build());
 
     private final Vertx vertx;
     private final Map<String, Behaviour> behaviours = new ConcurrentHashMap<>();

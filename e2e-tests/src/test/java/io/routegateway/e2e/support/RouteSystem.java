@@ -264,6 +264,8 @@ public final class RouteSystem implements AutoCloseable {
         Map<String, String> env = common();
         env.put("GATEWAY_UPSTREAM_CONNECT_TIMEOUT", "5s");
         env.put("GATEWAY_UPSTREAM_READ_GAP_TIMEOUT", "5s");
+        // FrontDoorIT sends a body that never ends: a shorter body-read deadline than the 60 s default
+        env.put("GATEWAY_REQUEST_BODY_READ_TIMEOUT", "20s");
         // a gateway may start before state-service has created the state topics
         env.put("GATEWAY_VIEW_PARTITION_REFRESH", "2s");
         return env;
