@@ -110,6 +110,8 @@ service_env() {
   echo "QUARKUS_DATASOURCE_USERNAME=route"
   echo "QUARKUS_DATASOURCE_PASSWORD=route"
   echo "STATE_ADMIN_TOKEN=$ADMIN_TOKEN"
+  # state-service needs an internal token to start (no recovery-service runs in the bench).
+  echo "ROUTE_INTERNAL_TOKEN=bench-internal-token-0123456789abcdef0123"
   echo "QUARKUS_LOG_LEVEL=WARN"
 }
 

@@ -27,6 +27,8 @@ SERVICES=(state-service:8081 gateway-service:8080 recovery-service:8082)
 # this script can share the route_gateway database.
 LOCAL_SECRET_KEY=sDs8+xrgdjb1YeT1e7CxfOuCBybLeoNiShX0VxEUdcY=
 LOCAL_ADMIN_TOKEN=local-dev-admin-token
+# The internal token state-service presents to recovery-service's API (route.internal-token).
+LOCAL_INTERNAL_TOKEN=local-dev-internal-token-0123456789abcdef
 
 # ---- PostgreSQL -------------------------------------------------------------------------------
 
@@ -123,10 +125,12 @@ service_env() {
   case $name in
     state-service)
       echo "STATE_ADMIN_TOKEN=$LOCAL_ADMIN_TOKEN"
+      echo "ROUTE_INTERNAL_TOKEN=$LOCAL_INTERNAL_TOKEN"
       echo "QUARKUS_DATASOURCE_USERNAME=route"
       echo "QUARKUS_DATASOURCE_PASSWORD=route"
       ;;
     recovery-service)
+      echo "ROUTE_INTERNAL_TOKEN=$LOCAL_INTERNAL_TOKEN"
       echo "QUARKUS_DATASOURCE_USERNAME=route"
       echo "QUARKUS_DATASOURCE_PASSWORD=route"
       ;;

@@ -72,4 +72,7 @@ RECOVERY_TICK_SECONDS: {{ int64 $v.recovery.tickSeconds | toString | quote }}
 {{- if eq .component "state" }}
 {{ include "route-gateway.secretKeyRefEnv" (dict "name" "STATE_ADMIN_TOKEN" "secret" $v.secrets.adminToken.existingSecret "key" $v.secrets.adminToken.key) }}
 {{- end }}
+{{- if has .component (list "state" "recovery") }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_INTERNAL_TOKEN" "secret" $v.secrets.internalToken.existingSecret "key" $v.secrets.internalToken.key) }}
+{{- end }}
 {{- end }}

@@ -35,6 +35,8 @@ import io.vertx.core.Vertx;
 public final class RouteSystem implements AutoCloseable {
 
     public static final String ADMIN_TOKEN = "e2e-admin-token-0123456789";
+    /** The internal token state-service presents to recovery-service (route.internal-token). */
+    public static final String INTERNAL_TOKEN = "e2e-internal-token-0123456789abcdef01";
     /** Recovery ticks every 2 s instead of 30 s, so recovery shows within a test. */
     public static final int RECOVERY_TICK_SECONDS = 2;
 
@@ -256,6 +258,7 @@ public final class RouteSystem implements AutoCloseable {
         Map<String, String> env = common();
         env.putAll(databaseSettings);
         env.put("STATE_ADMIN_TOKEN", ADMIN_TOKEN);
+        env.put("ROUTE_INTERNAL_TOKEN", INTERNAL_TOKEN);
         env.put("STATE_RECOVERY_URL", "http://127.0.0.1:" + recoveryPort);
         return env;
     }
@@ -274,6 +277,7 @@ public final class RouteSystem implements AutoCloseable {
     private Map<String, String> recoveryEnvironment() {
         Map<String, String> env = common();
         env.putAll(databaseSettings);
+        env.put("ROUTE_INTERNAL_TOKEN", INTERNAL_TOKEN);
         env.put("RECOVERY_TICK_SECONDS", Integer.toString(RECOVERY_TICK_SECONDS));
         env.put("RECOVERY_UPSTREAM_CONNECT_TIMEOUT", "5s");
         env.put("RECOVERY_UPSTREAM_READ_GAP_TIMEOUT", "5s");

@@ -40,6 +40,7 @@ class ModelTestResourceTests extends RecoveryIntegrationTest {
 
     ValidatableResponse test(String id, String body) {
         return given().contentType(ContentType.JSON)
+                .header("Authorization", InternalTokenTests.AUTHORIZATION)
                 .body(body)
                 .post("/recovery/v1/credentials/{id}/test", id)
                 .then();

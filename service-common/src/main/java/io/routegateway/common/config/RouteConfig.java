@@ -1,5 +1,7 @@
 package io.routegateway.common.config;
 
+import java.util.Optional;
+
 import jakarta.validation.constraints.Pattern;
 
 import io.smallrye.config.ConfigMapping;
@@ -16,6 +18,16 @@ public interface RouteConfig {
      */
     @Pattern(regexp = "[A-Za-z0-9+/]{43}=", message = "must be base64 of exactly 32 bytes")
     String secretEncryptionKey();
+
+    /**
+     * Bearer token of the internal API between the services ({@code ROUTE_INTERNAL_TOKEN}, at least
+     * {@value io.routegateway.common.auth.InternalToken#MIN_LENGTH} characters): recovery-service
+     * answers its API only to a caller that presents it, and state-service presents it when it
+     * delegates a model test. Required by those two ({@link io.routegateway.common.auth.InternalToken}
+     * refuses to start without it); the gateway does not read it. Only the {@code dev} and {@code
+     * test} profiles have a local value.
+     */
+    Optional<String> internalToken();
 
     /** Where PostgreSQL is; the JDBC URL (Flyway) and the reactive URL are both built from it. */
     Db db();

@@ -108,7 +108,8 @@ public class CredentialActionService {
     /**
      * Runs a model connectivity test through recovery-service and returns its answer as it is. 404
      * and 400 from recovery-service keep their status; no answer in time, or no connection, is 503
-     * {@code recovery_unavailable}; a server error there is 502 {@code recovery_failed}.
+     * {@code recovery_unavailable}; a server error there, or its refusal of the
+     * internal token (401: the two services hold different tokens), is 502 {@code recovery_failed}.
      */
     public Uni<JsonNode> test(String credentialId, String model) {
         String requested = blankToNull(model) == null ? null : Inputs.modelName(model, AdminCodes.MODELS, "model");
@@ -179,6 +180,13 @@ public class CredentialActionService {
                     400,
                     code == null ? "validation.model" : code,
                     message == null ? "recovery-service refused the test" : message);
+        }
+        if (status == 401) {
+            throw new AdminException(
+                    502,
+                    AdminCodes.RECOVERY_FAILED,
+                    "recovery-service refused state-service's internal token: route.internal-token differs"
+                            + " between the two");
         }
         throw new AdminException(502, AdminCodes.RECOVERY_FAILED, "recovery-service answered HTTP " + status);
     }

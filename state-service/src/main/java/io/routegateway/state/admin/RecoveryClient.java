@@ -8,6 +8,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import io.quarkus.runtime.Startup;
+import io.routegateway.common.auth.InternalToken;
 import io.routegateway.state.config.StateConfig;
 import io.smallrye.faulttolerance.api.AsynchronousNonBlocking;
 import io.smallrye.mutiny.Uni;
@@ -20,8 +22,10 @@ import org.jboss.resteasy.reactive.RestResponse;
  * #TIMEOUT_SECONDS} s (override in seconds: {@code
  * quarkus.fault-tolerance."io.routegateway.state.admin.RecoveryClient/test".timeout.value}); the
  * HTTP client's own read timeout sits above it so the fault-tolerance timeout is the one that fires.
- * Error statuses come back as responses, not exceptions.
+ * Error statuses come back as responses, not exceptions. Every call presents the internal token
+ * ({@code route.internal-token}); created at start, so state-service does not start without one.
  */
+@Startup
 @ApplicationScoped
 public class RecoveryClient {
 
@@ -29,8 +33,10 @@ public class RecoveryClient {
     static final long CONNECT_TIMEOUT_SECONDS = 5;
 
     private final RecoveryRestClient rest;
+    private final InternalToken token;
 
-    RecoveryClient(StateConfig config) {
+    RecoveryClient(StateConfig config, InternalToken token) {
+        this.token = token;
         this.rest = QuarkusRestClientBuilder.newBuilder()
                 .baseUri(URI.create(config.recoveryUrl()))
                 .connectTimeout(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS)
@@ -43,6 +49,6 @@ public class RecoveryClient {
     @Timeout(value = TIMEOUT_SECONDS, unit = ChronoUnit.SECONDS)
     @AsynchronousNonBlocking
     public Uni<RestResponse<JsonNode>> test(String credentialId, String model) {
-        return rest.test(credentialId, new ModelTestInput(model));
+        return rest.test(token.authorization(), credentialId, new ModelTestInput(model));
     }
 }

@@ -1,12 +1,10 @@
 package io.routegateway.state.rest;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
+import io.routegateway.core.access.BearerToken;
 import io.routegateway.state.admin.AdminCodes;
 import io.routegateway.state.config.StateConfig;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
@@ -14,17 +12,15 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 /**
  * Every path under {@code /admin} needs {@code Authorization: Bearer <state.admin.token>}. It runs
  * before resource matching, so an unauthenticated caller learns nothing about which admin paths
- * exist. The comparison is constant-time.
+ * exist. The comparison is constant-time ({@link BearerToken}).
  */
 public class AdminTokenFilter {
 
     static final String ADMIN_PREFIX = "/admin";
-    private static final String BEARER = "Bearer ";
-
-    private final byte[] expected;
+    private final String expected;
 
     AdminTokenFilter(StateConfig config) {
-        this.expected = config.admin().token().getBytes(StandardCharsets.UTF_8);
+        this.expected = config.admin().token();
     }
 
     @ServerRequestFilter(preMatching = true)
@@ -33,21 +29,17 @@ public class AdminTokenFilter {
         if (!path.equals(ADMIN_PREFIX) && !path.startsWith(ADMIN_PREFIX + "/")) {
             return null;
         }
-        String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-        if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return unauthorized("the admin API needs Authorization: Bearer <admin token>");
-        }
-        byte[] presented = header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
-        if (!MessageDigest.isEqual(presented, expected)) {
-            return unauthorized("the admin token is not valid");
-        }
-        return null;
+        return switch (BearerToken.check(request.getHeaderString(HttpHeaders.AUTHORIZATION), expected)) {
+            case VALID -> null;
+            case MISSING -> unauthorized("the admin API needs Authorization: Bearer <admin token>");
+            case INVALID -> unauthorized("the admin token is not valid");
+        };
     }
 
     private static Response unauthorized(String message) {
         Response base = ApiError.response(401, AdminCodes.UNAUTHORIZED, message);
         return Response.fromResponse(base)
-                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
+                .header(HttpHeaders.WWW_AUTHENTICATE, BearerToken.SCHEME)
                 .build();
     }
 }

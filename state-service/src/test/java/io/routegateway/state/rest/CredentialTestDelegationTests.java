@@ -12,6 +12,7 @@ import static io.routegateway.state.rest.AdminApiFixtures.createCredential;
 import static io.routegateway.state.rest.AdminApiFixtures.error;
 import static io.routegateway.state.rest.AdminApiFixtures.unique;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 /** The credential test is delegated to recovery-service: its answers are passed on, its silence is 503. */
@@ -80,6 +81,26 @@ class CredentialTestDelegationTests {
                         .then(),
                 502,
                 "recovery_failed");
+    }
+
+    @Test
+    void everyCallPresentsTheInternalToken() {
+        String id = credential(RecoveryStandIn.Answer.PASS);
+        admin().post("/admin/v1/credentials/" + id + "/test").then().statusCode(200);
+        // %test.route.internal-token of application.properties
+        assertThat(RecoveryStandIn.AUTHORIZATION)
+                .containsEntry(id, "Bearer local-test-internal-token-0123456789abcdef");
+    }
+
+    @Test
+    void aRefusedInternalTokenIs502AndSaysWhichSettingDiffersWithoutShowingIt() {
+        String id = credential(RecoveryStandIn.Answer.TOKEN_REFUSED);
+        String body = error(
+                        admin().post("/admin/v1/credentials/" + id + "/test").then(), 502, "recovery_failed")
+                .body("error.message", containsString("route.internal-token"))
+                .extract()
+                .asString();
+        assertThat(body).doesNotContain("local-test-internal-token");
     }
 
     @Test

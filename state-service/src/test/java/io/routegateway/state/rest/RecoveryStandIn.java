@@ -26,11 +26,16 @@ final class RecoveryStandIn {
         UNKNOWN_CREDENTIAL,
         UNMAPPED_MODEL,
         SERVER_ERROR,
+        /** 401, as recovery-service answers a caller whose internal token it does not share. */
+        TOKEN_REFUSED,
         STALL
     }
 
     static final Map<String, Answer> ANSWERS = new ConcurrentHashMap<>();
     static final List<String> RECEIVED = new CopyOnWriteArrayList<>();
+    /** credential id -> the Authorization header of the call for it. */
+    static final Map<String, String> AUTHORIZATION = new ConcurrentHashMap<>();
+
     private static final String PREFIX = "/recovery/v1/credentials/";
     private static HttpServer server;
 
@@ -60,6 +65,8 @@ final class RecoveryStandIn {
         try (InputStream in = exchange.getRequestBody()) {
             RECEIVED.add(id + " " + new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        AUTHORIZATION.put(id, authorization == null ? "(none)" : authorization);
         Answer answer = ANSWERS.getOrDefault(id, Answer.UNKNOWN_CREDENTIAL);
         switch (answer) {
             case PASS:
@@ -74,6 +81,12 @@ final class RecoveryStandIn {
                         exchange,
                         400,
                         "{\"error\":{\"code\":\"validation.model\",\"message\":\"the credential does not map x\"}}");
+                break;
+            case TOKEN_REFUSED:
+                respond(
+                        exchange,
+                        401,
+                        "{\"error\":{\"code\":\"unauthorized\",\"message\":\"the internal token is not valid\"}}");
                 break;
             case SERVER_ERROR:
                 respond(exchange, 500, "{\"error\":{\"code\":\"internal\",\"message\":\"boom\"}}");
