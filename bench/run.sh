@@ -36,6 +36,10 @@ NGINX_PORT=19301
 STATE_PORT=19081
 GATEWAY_PORT=19080
 GATEWAY_B_PORT=19083
+# Management interfaces (health, metrics) of the three processes.
+STATE_MANAGEMENT_PORT=19181
+GATEWAY_MANAGEMENT_PORT=19180
+GATEWAY_B_MANAGEMENT_PORT=19183
 ADMIN_TOKEN=bench-admin-token
 SECRET_KEY=sDs8+xrgdjb1YeT1e7CxfOuCBybLeoNiShX0VxEUdcY=
 POOL_SIZE=50
@@ -113,25 +117,27 @@ service_env() {
   # state-service needs an internal token to start (no recovery-service runs in the bench).
   echo "ROUTE_INTERNAL_TOKEN=bench-internal-token-0123456789abcdef0123"
   echo "QUARKUS_LOG_LEVEL=WARN"
+  echo "QUARKUS_HTTP_HOST=127.0.0.1"
+  echo "QUARKUS_MANAGEMENT_HOST=127.0.0.1"
 }
 
 start_services() {
   local -a env_vars
   mapfile -t env_vars < <(service_env)
-  start_bg STATE "$BENCH_DIR/state.log" env "${env_vars[@]}" QUARKUS_HTTP_PORT=$STATE_PORT \
+  start_bg STATE "$BENCH_DIR/state.log" env "${env_vars[@]}" QUARKUS_HTTP_PORT=$STATE_PORT QUARKUS_MANAGEMENT_PORT=$STATE_MANAGEMENT_PORT \
     java -Xmx384m -jar "$ROOT_DIR/state-service/target/quarkus-app/quarkus-run.jar"
-  wait_http "http://127.0.0.1:$STATE_PORT/q/health/ready" 200 state-service
+  wait_http "http://127.0.0.1:$STATE_MANAGEMENT_PORT/q/health/ready" 200 state-service
 }
 
 start_gateways() {
   local -a env_vars
   mapfile -t env_vars < <(service_env)
-  start_bg GATEWAY "$BENCH_DIR/gateway-a.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_PORT \
+  start_bg GATEWAY "$BENCH_DIR/gateway-a.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_PORT QUARKUS_MANAGEMENT_PORT=$GATEWAY_MANAGEMENT_PORT \
     java $GATEWAY_JAVA_OPTS -jar "$ROOT_DIR/gateway-service/target/quarkus-app/quarkus-run.jar"
-  start_bg GATEWAY_B "$BENCH_DIR/gateway-b.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_B_PORT \
+  start_bg GATEWAY_B "$BENCH_DIR/gateway-b.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_B_PORT QUARKUS_MANAGEMENT_PORT=$GATEWAY_B_MANAGEMENT_PORT \
     java $GATEWAY_JAVA_OPTS -jar "$ROOT_DIR/gateway-service/target/quarkus-app/quarkus-run.jar"
-  wait_http "http://127.0.0.1:$GATEWAY_PORT/q/health/ready" 200 gateway-a
-  wait_http "http://127.0.0.1:$GATEWAY_B_PORT/q/health/ready" 200 gateway-b
+  wait_http "http://127.0.0.1:$GATEWAY_MANAGEMENT_PORT/q/health/ready" 200 gateway-a
+  wait_http "http://127.0.0.1:$GATEWAY_B_MANAGEMENT_PORT/q/health/ready" 200 gateway-b
 }
 
 admin() { # method path [json]
@@ -196,9 +202,9 @@ rss_sampler() { # pid -> max RSS in MB on stdout when killed
 
 usage_backlog() { # usage records the gateways handed to Kafka that state-service has not stored yet
   local published stored
-  published=$(for port in "$GATEWAY_PORT" "$GATEWAY_B_PORT"; do curl -s "http://127.0.0.1:$port/q/metrics"; done |
+  published=$(for port in "$GATEWAY_MANAGEMENT_PORT" "$GATEWAY_B_MANAGEMENT_PORT"; do curl -s "http://127.0.0.1:$port/q/metrics"; done |
     awk '/^gateway_events_published_total\{topic="route.usage"/ {sum += $2} END {printf "%d", sum}')
-  stored=$(curl -s "http://127.0.0.1:$STATE_PORT/q/metrics" |
+  stored=$(curl -s "http://127.0.0.1:$STATE_MANAGEMENT_PORT/q/metrics" |
     awk '/^state_usage_records_total/ {sum += $2} END {printf "%d", sum}')
   echo $((published > stored ? published - stored : 0))
 }

@@ -20,8 +20,10 @@ KAFKA_PORT=${RUN_KAFKA_PORT:-9092}
 DEMO_PORT=9300
 READY_TIMEOUT=${RUN_READY_TIMEOUT:-180}
 
-# name:port, in start order (state-service first: it migrates the database).
+# name:port, in start order (state-service first: it migrates the database). Each service's health and
+# metrics are on its management port, port + 1000 (quarkus.management.port); everything binds 127.0.0.1.
 SERVICES=(state-service:8081 gateway-service:8080 recovery-service:8082)
+management_port() { echo $(($1 + 1000)); }
 
 # Local-only settings: the same values as the services' %dev profile, so `../mvnw quarkus:dev` and
 # this script can share the route_gateway database.
@@ -122,6 +124,9 @@ service_env() {
   local name=$1
   echo "ROUTE_SECRET_ENCRYPTION_KEY=$LOCAL_SECRET_KEY"
   echo "KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:$KAFKA_PORT"
+  # The prod profile binds every interface; the local run listens on loopback only.
+  echo "QUARKUS_HTTP_HOST=127.0.0.1"
+  echo "QUARKUS_MANAGEMENT_HOST=127.0.0.1"
   case $name in
     state-service)
       echo "STATE_ADMIN_TOKEN=$LOCAL_ADMIN_TOKEN"
@@ -157,6 +162,7 @@ start_service() {
     return 0
   fi
   port_open "$port" && die "port $port for $name is taken by another process"
+  port_open "$(management_port "$port")" && die "port $(management_port "$port") for $name's management interface is taken by another process"
   local -a env_vars
   mapfile -t env_vars < <(service_env "$name")
   setsid env "${env_vars[@]}" java -Xmx384m -jar "$jar" </dev/null >"$(service_log "$name")" 2>&1 &
@@ -168,7 +174,7 @@ start_service() {
 wait_service_ready() {
   local name=$1 port=$2 began=$SECONDS pid
   pid=$(cat "$(service_pid_file "$name")")
-  until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/q/health/ready")" = 200 ]; do
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$(management_port "$port")/q/health/ready")" = 200 ]; do
     if ! kill -0 "$pid" 2>/dev/null; then
       tail -n 40 "$(service_log "$name")" >&2
       die "$name exited during start (log: $(service_log "$name"))"
@@ -206,9 +212,9 @@ The route gateway is running:
   gateway-service   http://127.0.0.1:8080   (client API)
   console           http://127.0.0.1:8081/console/   (sign in with the admin token: $LOCAL_ADMIN_TOKEN)
   state-service     http://127.0.0.1:8081   (admin API, token: $LOCAL_ADMIN_TOKEN)
-  recovery-service  http://127.0.0.1:8082
+  recovery-service  http://127.0.0.1:8082   (internal API: state-service's token only)
   demo upstream     http://127.0.0.1:$DEMO_PORT   (behaviour control: /_control/accounts)
-  health            http://127.0.0.1:<port>/q/health/ready
+  health, metrics   http://127.0.0.1:9080|9081|9082/q/health/ready, /q/metrics   (management ports)
   Kafka             127.0.0.1:$KAFKA_PORT
   PostgreSQL        postgresql://route:route@127.0.0.1:5432/route_gateway
   logs              $RUN_DIR/

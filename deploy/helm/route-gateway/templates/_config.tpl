@@ -11,6 +11,7 @@ name maps to a config key the service really has.
 {{- $v := $root.Values }}
 {{- $c := fromYaml (include "route-gateway.component" .) -}}
 QUARKUS_HTTP_PORT: {{ $c.port | quote }}
+QUARKUS_MANAGEMENT_PORT: {{ $c.managementPort | quote }}
 QUARKUS_LOG_LEVEL: {{ $v.logLevel | quote }}
 KAFKA_BOOTSTRAP_SERVERS: {{ $v.kafka.bootstrapServers | quote }}
 {{- with $v.kafka.securityProtocol }}

@@ -25,19 +25,23 @@ Names, labels and the component table. Most helpers take a context dict:
 {{- end }}
 
 {{/*
-The three services. The HTTP port of each is fixed by the service itself (quarkus.http.port in its
-application.properties); deploy-check fails the build when the two disagree.
+The three services. The HTTP port (API) and the management port (health and metrics) of each are fixed
+by the service itself (quarkus.http.port and quarkus.management.port in its application.properties);
+deploy-check fails the build when they disagree.
 */}}
 {{- define "route-gateway.components" -}}
 gateway:
   service: gateway-service
   port: 8080
+  managementPort: 9080
 state:
   service: state-service
   port: 8081
+  managementPort: 9081
 recovery:
   service: recovery-service
   port: 8082
+  managementPort: 9082
 {{- end }}
 
 {{- define "route-gateway.component" -}}

@@ -4,7 +4,7 @@
 #   gateway-service/src/test/load/load.sh <kafka-bootstrap> [duration, default 15s] [rounds, default 3]
 #
 # Needs: wrk, node, a built gateway (gateway-service/target/quarkus-app) and a running Kafka broker.
-# Starts the mock (port 18801) and the gateway (port 18080) and stops both by PID at exit.
+# Starts the mock (port 18801) and the gateway (port 18080, health on 18081) and stops both by PID at exit.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 module="$(cd "$here/../../.." && pwd)"
@@ -18,10 +18,10 @@ node "$here/mock-upstream.js" 18801 & mock=$!
 trap 'kill $mock ${gateway:-} 2>/dev/null || true' EXIT
 classpath="$(cat "$module/target/load-classpath.txt"):$module/target/classes"
 java -cp "$classpath" "$here/Seed.java" "$bootstrap" http://127.0.0.1:18801 "$LOAD_KEY"
-KAFKA_BOOTSTRAP_SERVERS="$bootstrap" QUARKUS_HTTP_PORT=18080 QUARKUS_LOG_LEVEL=WARN \
+KAFKA_BOOTSTRAP_SERVERS="$bootstrap" QUARKUS_HTTP_PORT=18080 QUARKUS_MANAGEMENT_PORT=18081 QUARKUS_LOG_LEVEL=WARN \
     java -Xmx512m -jar "$module/target/quarkus-app/quarkus-run.jar" > "$module/target/load-gateway.log" 2>&1 & gateway=$!
 for _ in $(seq 1 120); do
-  if curl -sf localhost:18080/q/health/ready > /dev/null \
+  if curl -sf localhost:18081/q/health/ready > /dev/null \
       && [ "$(curl -s -o /dev/null -w '%{http_code}' -H "authorization: Bearer $LOAD_KEY" -H 'content-type: application/json' \
           -d '{"model":"m","messages":[]}' localhost:18080/v1/chat/completions)" = 200 ]; then
     break

@@ -3,6 +3,7 @@ package io.routegateway.deploy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,10 @@ class BrokenChartTests {
 
     private ManifestRules rules(Path chart) {
         return new ManifestRules(StrictManifestReader.read(render(chart)));
+    }
+
+    private ManifestRules rules(Path chart, Map<String, Object> sets) {
+        return new ManifestRules(StrictManifestReader.read(ChartRenderer.template(chart, List.of(), sets)));
     }
 
     @Test
@@ -106,6 +111,68 @@ class BrokenChartTests {
         assertThat(rules(chart).probes())
                 .hasSize(3)
                 .allMatch(v -> v.contains("readinessProbe path is /health/ready, expected /q/health/ready"));
+    }
+
+    @Test
+    void aProbeOnTheApiPortIsReported() throws Exception {
+        Path chart = ChartCopies.replace(
+                ChartCopies.copy(tmp),
+                "templates/deployment.yaml",
+                "path: /q/health/live\n              port: management",
+                "path: /q/health/live\n              port: http");
+
+        assertThat(rules(chart).probes())
+                .hasSize(3)
+                .allMatch(v -> v.contains("livenessProbe port")
+                        && v.contains("value=http) is not the container's management port"));
+    }
+
+    @Test
+    void aManagementPortThatDiffersFromTheServiceIsReported() throws Exception {
+        Path chart = ChartCopies.replace(
+                ChartCopies.copy(tmp), "templates/_helpers.tpl", "  managementPort: 9082", "  managementPort: 9000");
+
+        assertThat(rules(chart).ports(Renders.services()))
+                .anyMatch(v -> v.contains("management port 9000")
+                        && v.contains("recovery-service serves health and metrics on quarkus.management.port=9082"));
+    }
+
+    @Test
+    void recoveryServicesApiOpenToEveryPodOfTheReleaseIsReported() throws Exception {
+        Path chart = ChartCopies.replace(
+                ChartCopies.copy(tmp),
+                "templates/networkpolicy.yaml",
+                "{{- include \"route-gateway.selectorLabels\" (dict \"root\" $ \"component\" \"state\") | nindent 14 }}",
+                "{{- include \"route-gateway.releaseSelectorLabels\" $ | nindent 14 }}");
+
+        assertThat(rules(chart).internalAccess())
+                .anyMatch(
+                        v -> v.contains("recovery-service's API port admits") && v.contains("state-service pods only"));
+    }
+
+    @Test
+    void metricsPeersThatReachAnApiPortAreReported() throws Exception {
+        Path chart = ChartCopies.replace(
+                ChartCopies.copy(tmp),
+                "templates/networkpolicy.yaml",
+                "        - port: {{ $c.managementPort }}\n          protocol: TCP",
+                "        - port: {{ $c.managementPort }}\n          protocol: TCP\n        - port: {{ $c.port }}\n          protocol: TCP");
+
+        assertThat(rules(chart, Map.of("networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.team", "obs"))
+                        .internalAccess())
+                .anyMatch(v -> v.contains("admits the management port together with"));
+    }
+
+    @Test
+    void theInternalTokenGivenToTheGatewayIsReported() throws Exception {
+        Path chart = ChartCopies.replace(
+                ChartCopies.copy(tmp),
+                "templates/_config.tpl",
+                "{{- if has .component (list \"state\" \"recovery\") }}\n{{ include \"route-gateway.secretKeyRefEnv\" (dict \"name\" \"ROUTE_INTERNAL_TOKEN\"",
+                "{{- if true }}\n{{ include \"route-gateway.secretKeyRefEnv\" (dict \"name\" \"ROUTE_INTERNAL_TOKEN\"");
+
+        assertThat(rules(chart).internalAccess())
+                .anyMatch(v -> v.contains("gateway") && v.contains("gets ROUTE_INTERNAL_TOKEN but does not use it"));
     }
 
     @Test

@@ -54,4 +54,16 @@ class DockerfileTests {
 
         assertThat(instructions(service)).contains("EXPOSE " + keys.httpPort().getAsInt());
     }
+
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("SERVICES")
+    void exposesTheServicesManagementPort(String service) throws IOException {
+        ServiceConfigKeys keys = ServiceConfigKeys.scan(RepoPaths.service(service));
+        assertThat(keys.managementPort())
+                .as("%s quarkus.management.port", service)
+                .isPresent();
+
+        assertThat(instructions(service))
+                .contains("EXPOSE " + keys.managementPort().getAsInt());
+    }
 }

@@ -61,6 +61,14 @@ final class ManifestRules {
     static final String STARTED_PATH = "/q/health/started";
     static final String LIVE_PATH = "/q/health/live";
     static final String READY_PATH = "/q/health/ready";
+    static final String METRICS_PATH = "/q/metrics";
+
+    /** Container and Service port of the Quarkus management interface (health and metrics). */
+    static final String MANAGEMENT_PORT = "management";
+
+    static final String RECOVERY = "recovery-service";
+    static final String STATE = "state-service";
+    static final String INTERNAL_TOKEN_ENV = "ROUTE_INTERNAL_TOKEN";
 
     /** Names that must never carry a literal value. */
     static final Pattern SENSITIVE_NAME =
@@ -199,9 +207,13 @@ final class ManifestRules {
                                 + " is not a port of " + describe(service));
                     }
                 }
-                if (!"/q/metrics".equals(endpoint.getPath())) {
+                if (!METRICS_PATH.equals(endpoint.getPath())) {
                     violations.add(
                             describe(monitor) + ": scrapes " + endpoint.getPath() + ", Quarkus serves /q/metrics");
+                }
+                if (!MANAGEMENT_PORT.equals(endpoint.getPort())) {
+                    violations.add(describe(monitor) + ": scrapes port " + endpoint.getPort()
+                            + ", metrics are served on the management port");
                 }
             }
         }
@@ -261,7 +273,7 @@ final class ManifestRules {
         }
     }
 
-    /** Startup, liveness and readiness probes use the Quarkus health endpoints on the HTTP port. */
+    /** Startup, liveness and readiness probes use the Quarkus health endpoints on the management port. */
     List<String> probes() {
         List<String> violations = new ArrayList<>();
         for (Deployment deployment : all(Deployment.class)) {
@@ -286,9 +298,9 @@ final class ManifestRules {
             violations.add(where + ": " + kind + " path is " + get.getPath() + ", expected " + path);
         }
         OptionalInt port = resolvePort(get.getPort(), deployment);
-        OptionalInt http = httpPort(deployment);
-        if (port.isEmpty() || http.isEmpty() || port.getAsInt() != http.getAsInt()) {
-            violations.add(where + ": " + kind + " port " + get.getPort() + " is not the container's http port");
+        OptionalInt management = managementPort(deployment);
+        if (port.isEmpty() || management.isEmpty() || port.getAsInt() != management.getAsInt()) {
+            violations.add(where + ": " + kind + " port " + get.getPort() + " is not the container's management port");
         }
     }
 
@@ -318,8 +330,107 @@ final class ManifestRules {
                 violations.add(describe(deployment) + ": QUARKUS_HTTP_PORT=" + configured + " but "
                         + service.get().service() + " listens on " + expected.getAsInt());
             }
+            OptionalInt expectedManagement = service.get().managementPort();
+            OptionalInt actualManagement = managementPort(deployment);
+            if (expectedManagement.isEmpty()) {
+                violations.add(service.get().service()
+                        + "/src/main/resources/application.properties sets no quarkus.management.port");
+            } else if (actualManagement.isEmpty()) {
+                violations.add(describe(deployment) + ": no container port named " + MANAGEMENT_PORT);
+            } else if (actualManagement.getAsInt() != expectedManagement.getAsInt()) {
+                violations.add(describe(deployment) + ": management port " + actualManagement.getAsInt() + " but "
+                        + service.get().service() + " serves health and metrics on quarkus.management.port="
+                        + expectedManagement.getAsInt());
+            }
+            String configuredManagement = environment(deployment).get("QUARKUS_MANAGEMENT_PORT");
+            if (configuredManagement != null
+                    && expectedManagement.isPresent()
+                    && !configuredManagement.equals(String.valueOf(expectedManagement.getAsInt()))) {
+                violations.add(describe(deployment) + ": QUARKUS_MANAGEMENT_PORT=" + configuredManagement + " but "
+                        + service.get().service() + " serves management on " + expectedManagement.getAsInt());
+            }
         }
         return violations;
+    }
+
+    /**
+     * The internal API and the management ports are closed to everyone who does not need them: every ingress rule
+     * of recovery-service's API port admits state-service pods only (no rule without peers, no other peer), a rule
+     * that admits a management port admits no other port, and {@value #INTERNAL_TOKEN_ENV} is given to
+     * state-service and recovery-service only, from a secretKeyRef.
+     */
+    List<String> internalAccess() {
+        List<String> violations = new ArrayList<>();
+        List<Deployment> deployments = all(Deployment.class);
+        Optional<Deployment> recovery = deploymentOf(RECOVERY, deployments);
+        Optional<Deployment> state = deploymentOf(STATE, deployments);
+        if (recovery.isEmpty() || state.isEmpty()) {
+            violations.add("no " + RECOVERY + " or " + STATE + " Deployment rendered");
+            return violations;
+        }
+        OptionalInt recoveryApi = httpPort(recovery.get());
+        for (NetworkPolicy policy : all(NetworkPolicy.class)) {
+            Map<String, String> selector = policy.getSpec().getPodSelector() == null
+                    ? Map.of()
+                    : policy.getSpec().getPodSelector().getMatchLabels();
+            List<Deployment> selected = selectedBy(selector, deployments);
+            for (var rule : policy.getSpec().getIngress()) {
+                for (Deployment deployment : selected) {
+                    List<Integer> ports = rule.getPorts().stream()
+                            .map(port -> resolvePort(port.getPort(), deployment))
+                            .filter(OptionalInt::isPresent)
+                            .map(OptionalInt::getAsInt)
+                            .toList();
+                    OptionalInt management = managementPort(deployment);
+                    if (management.isPresent() && ports.contains(management.getAsInt()) && ports.size() > 1) {
+                        violations.add(describe(policy) + ": a rule admits the management port together with " + ports
+                                + " of " + describe(deployment));
+                    }
+                    boolean recoveryApiRule = deployment == recovery.get()
+                            && (rule.getPorts().isEmpty()
+                                    || recoveryApi.isPresent() && ports.contains(recoveryApi.getAsInt()));
+                    if (!recoveryApiRule) {
+                        continue;
+                    }
+                    if (rule.getFrom().isEmpty()) {
+                        violations.add(describe(policy) + ": recovery-service's API port is open to any peer");
+                    }
+                    for (NetworkPolicyPeer peer : rule.getFrom()) {
+                        boolean onlyState = peer.getNamespaceSelector() == null
+                                && peer.getIpBlock() == null
+                                && peer.getPodSelector() != null
+                                && selectedBy(peer.getPodSelector().getMatchLabels(), deployments)
+                                        .equals(List.of(state.get()))
+                                && peer.getPodSelector().getMatchExpressions().isEmpty();
+                        if (!onlyState) {
+                            violations.add(describe(policy) + ": recovery-service's API port admits " + peer
+                                    + ", expected state-service pods only");
+                        }
+                    }
+                }
+            }
+        }
+        for (Deployment deployment : deployments) {
+            String component = podLabels(deployment).get(COMPONENT_LABEL);
+            boolean needsToken = RECOVERY.equals(component) || STATE.equals(component);
+            Optional<EnvVar> token = containers(deployment).stream()
+                    .flatMap(container -> container.getEnv().stream())
+                    .filter(env -> INTERNAL_TOKEN_ENV.equals(env.getName()))
+                    .findFirst();
+            if (needsToken && token.isEmpty()) {
+                violations.add(describe(deployment) + ": " + INTERNAL_TOKEN_ENV + " is missing");
+            }
+            if (!needsToken && token.isPresent()) {
+                violations.add(describe(deployment) + ": gets " + INTERNAL_TOKEN_ENV + " but does not use it");
+            }
+        }
+        return violations;
+    }
+
+    private static Optional<Deployment> deploymentOf(String component, List<Deployment> deployments) {
+        return deployments.stream()
+                .filter(d -> component.equals(podLabels(d).get(COMPONENT_LABEL)))
+                .findFirst();
     }
 
     /** Every variable set on a container (directly or through a ConfigMap) maps to a config key of its service. */
@@ -475,6 +586,7 @@ final class ManifestRules {
         violations.addAll(environment(services));
         violations.addAll(secrets());
         violations.addAll(hardening());
+        violations.addAll(internalAccess());
         return violations;
     }
 
@@ -533,6 +645,10 @@ final class ManifestRules {
 
     private static OptionalInt httpPort(Deployment deployment) {
         return resolvePort(new IntOrString("http"), deployment);
+    }
+
+    private static OptionalInt managementPort(Deployment deployment) {
+        return resolvePort(new IntOrString(MANAGEMENT_PORT), deployment);
     }
 
     /** A named or numbered port of the Deployment's containers. */

@@ -68,6 +68,12 @@ class RenderedManifestTests {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("valueSets")
+    void recoveryServicesApiAndTheManagementPortsAdmitOnlyWhoNeedsThem(String valueSet) {
+        assertThat(Renders.rules(valueSet).internalAccess()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("valueSets")
     void podsAreHardened(String valueSet) {
         assertThat(Renders.rules(valueSet).hardening()).isEmpty();
     }

@@ -187,7 +187,16 @@ final class ServiceConfigKeys {
 
     /** {@code quarkus.http.port} of application.properties (a {@code ${VAR:default}} expression gives its default). */
     OptionalInt httpPort() {
-        String port = applicationProperties.getProperty("quarkus.http.port");
+        return port("quarkus.http.port");
+    }
+
+    /** {@code quarkus.management.port} of the service's application.properties (health and metrics). */
+    OptionalInt managementPort() {
+        return port("quarkus.management.port");
+    }
+
+    private OptionalInt port(String key) {
+        String port = applicationProperties.getProperty(key);
         if (port == null) {
             return OptionalInt.empty();
         }

@@ -1,21 +1,43 @@
 package io.routegateway.gateway;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.testsupport.Management;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 
 @QuarkusTest
 class HealthTests {
 
     @Test
     void isReady() {
-        given().when().get("/q/health/ready").then().statusCode(200).body("status", is("UP"));
+        given().when()
+                .get(Management.url("/health/ready"))
+                .then()
+                .statusCode(200)
+                .body("status", is("UP"));
     }
 
     @Test
     void isLive() {
-        given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
+        given().when()
+                .get(Management.url("/health/live"))
+                .then()
+                .statusCode(200)
+                .body("status", is("UP"));
+    }
+
+    @Test
+    void theApiPortAnswersNeitherHealthNorMetrics() {
+        for (String path : new String[] {"/q/health", "/q/health/ready", "/q/health/live", "/q/metrics"}) {
+            given().get(path)
+                    .then()
+                    .statusCode(not(200))
+                    .body(not(containsString("\"checks\"")))
+                    .body(not(containsString("jvm_")));
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.routegateway.state;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.testsupport.Management;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
@@ -11,11 +12,19 @@ class HealthTests {
 
     @Test
     void isReady() {
-        given().when().get("/q/health/ready").then().statusCode(200).body("status", is("UP"));
+        given().when()
+                .get(Management.url("/health/ready"))
+                .then()
+                .statusCode(200)
+                .body("status", is("UP"));
     }
 
     @Test
     void isLive() {
-        given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
+        given().when()
+                .get(Management.url("/health/live"))
+                .then()
+                .statusCode(200)
+                .body("status", is("UP"));
     }
 }

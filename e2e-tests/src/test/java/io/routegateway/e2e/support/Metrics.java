@@ -2,7 +2,7 @@ package io.routegateway.e2e.support;
 
 import java.util.Map;
 
-/** Reads a service's Prometheus text ({@code /q/metrics}). */
+/** Reads a service's Prometheus text ({@code /q/metrics} on its management port). */
 public final class Metrics {
 
     private final String text;
@@ -12,7 +12,7 @@ public final class Metrics {
     }
 
     public static Metrics of(ServiceProcess service) {
-        Http.Response response = Http.send("GET", service.baseUrl() + "/q/metrics", Map.of(), null);
+        Http.Response response = Http.send("GET", service.managementUrl() + "/q/metrics", Map.of(), null);
         if (response.status() != 200) {
             throw new AssertionError(service.name() + " metrics answered " + response.status());
         }

@@ -286,11 +286,17 @@ public final class RouteSystem implements AutoCloseable {
 
     private ServiceProcess service(String module, int port, Map<String, String> environment) {
         Map<String, String> env = new LinkedHashMap<>(environment);
+        int managementPort = freePort();
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
+        // loopback only, the API and the management interface alike
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        env.put("QUARKUS_MANAGEMENT_HOST", "127.0.0.1");
         return new ServiceProcess(
                 module,
                 root.resolve(module).resolve("target/quarkus-app/quarkus-run.jar"),
                 port,
+                managementPort,
                 env,
                 KAFKA_CONSUMER_SETTINGS,
                 logDir.resolve(module + "-" + port + ".log"));

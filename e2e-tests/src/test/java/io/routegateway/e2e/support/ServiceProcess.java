@@ -30,6 +30,7 @@ public final class ServiceProcess {
     private final String name;
     private final Path jar;
     private final int port;
+    private final int managementPort;
     private final Map<String, String> environment;
     private final Map<String, String> systemProperties;
     private final Path log;
@@ -40,12 +41,14 @@ public final class ServiceProcess {
             String name,
             Path jar,
             int port,
+            int managementPort,
             Map<String, String> environment,
             Map<String, String> systemProperties,
             Path log) {
         this.name = name;
         this.jar = jar;
         this.port = port;
+        this.managementPort = managementPort;
         this.environment = Map.copyOf(environment);
         this.systemProperties = Map.copyOf(systemProperties);
         this.log = log;
@@ -61,6 +64,11 @@ public final class ServiceProcess {
 
     public String baseUrl() {
         return "http://127.0.0.1:" + port;
+    }
+
+    /** The management interface: {@code /q/health/*} and {@code /q/metrics}, which the API port does not serve. */
+    public String managementUrl() {
+        return "http://127.0.0.1:" + managementPort;
     }
 
     public Path log() {
@@ -103,7 +111,7 @@ public final class ServiceProcess {
             Files.createDirectories(log.getParent());
             Files.writeString(
                     log,
-                    "==== starting " + name + " on port " + port + "\n",
+                    "==== starting " + name + " on port " + port + " (management " + managementPort + ")\n",
                     StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
@@ -140,7 +148,7 @@ public final class ServiceProcess {
     public boolean ready() {
         try {
             HttpResponse<Void> response = HTTP.send(
-                    HttpRequest.newBuilder(URI.create(baseUrl() + "/q/health/ready"))
+                    HttpRequest.newBuilder(URI.create(managementUrl() + "/q/health/ready"))
                             .timeout(Duration.ofSeconds(2))
                             .build(),
                     HttpResponse.BodyHandlers.discarding());
@@ -157,7 +165,7 @@ public final class ServiceProcess {
     public String readiness() {
         try {
             return HTTP.send(
-                            HttpRequest.newBuilder(URI.create(baseUrl() + "/q/health/ready"))
+                            HttpRequest.newBuilder(URI.create(managementUrl() + "/q/health/ready"))
                                     .timeout(Duration.ofSeconds(5))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString())

@@ -13,6 +13,7 @@ import io.routegateway.core.state.AccountState;
 import io.routegateway.core.state.AccountStatus;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.Pool;
+import io.routegateway.testsupport.Management;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
@@ -38,9 +39,10 @@ class OutcomePublisherTests extends GatewayTestBase {
 
         assertThat(outcomes(credentialId, list -> !list.isEmpty())).containsExactly(event);
         await().atMost(KAFKA_WAIT)
-                .untilAsserted(() -> assertThat(given().get("/q/metrics").asString())
-                        .as("acknowledged messages leave the pending count")
-                        .contains("gateway_events_pending{topic=\"route.outcomes\"} 0.0"));
+                .untilAsserted(
+                        () -> assertThat(given().get(Management.url("/metrics")).asString())
+                                .as("acknowledged messages leave the pending count")
+                                .contains("gateway_events_pending{topic=\"route.outcomes\"} 0.0"));
         assertThat(publishedOutcomes() - publishedBefore).isGreaterThanOrEqualTo(1.0);
     }
 
@@ -87,7 +89,7 @@ class OutcomePublisherTests extends GatewayTestBase {
         assertThat(record.outputTokens()).isEqualTo(7L);
         assertThat(record.ttftMs()).isNotNull();
         assertThat(record.latencyMs()).isGreaterThanOrEqualTo(0);
-        String metrics = given().get("/q/metrics").asString();
+        String metrics = given().get(Management.url("/metrics")).asString();
         assertThat(metrics)
                 .contains("gateway_requests_total{protocol=\"openai_chat\",reason=\"none\",status=\"200\"}")
                 .contains("gateway_upstream_attempts_total{outcome=\"success\",protocol=\"openai_chat\"}")
@@ -97,7 +99,7 @@ class OutcomePublisherTests extends GatewayTestBase {
     }
 
     private static double publishedOutcomes() {
-        return given().get("/q/metrics")
+        return given().get(Management.url("/metrics"))
                 .asString()
                 .lines()
                 .filter(line -> line.startsWith("gateway_events_published_total{topic=\"route.outcomes\"}"))

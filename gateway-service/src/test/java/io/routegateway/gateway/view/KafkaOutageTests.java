@@ -9,6 +9,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.Pool;
+import io.routegateway.testsupport.Management;
 import io.routegateway.testsupport.RestartableKafkaBroker;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -76,8 +77,12 @@ class KafkaOutageTests extends GatewayTestBase {
         }
 
         assertThat(upstream.count(credential)).isEqualTo(41);
-        given().when().get("/q/health/ready").then().statusCode(200).body("status", is("UP"));
-        String metrics = given().get("/q/metrics").asString();
+        given().when()
+                .get(Management.url("/health/ready"))
+                .then()
+                .statusCode(200)
+                .body("status", is("UP"));
+        String metrics = given().get(Management.url("/metrics")).asString();
         assertThat(droppedTotal(metrics))
                 .as("the backlog beyond gateway.publish.max-pending is dropped and counted")
                 .isGreaterThan(0);

@@ -8,6 +8,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.Topics;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.Pool;
+import io.routegateway.testsupport.Management;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
 
@@ -75,7 +76,7 @@ class PoolViewTests extends GatewayTestBase {
     @Test
     void readinessReportsTheCaughtUpView() {
         given().when()
-                .get("/q/health/ready")
+                .get(Management.url("/health/ready"))
                 .then()
                 .statusCode(200)
                 .body("status", is("UP"))

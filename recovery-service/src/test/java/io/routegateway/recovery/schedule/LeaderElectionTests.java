@@ -12,6 +12,7 @@ import io.routegateway.recovery.health.LeaderElectionHealthCheck;
 import io.routegateway.recovery.support.MutableClock;
 import io.routegateway.recovery.support.RecoveryTestProfile;
 import io.routegateway.recovery.support.TestCredentials;
+import io.routegateway.testsupport.Management;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -126,7 +127,7 @@ class LeaderElectionTests {
                 assertThat(tick().leader()).isTrue();
             }
             assertThat(other.isLeader()).isFalse();
-            given().get("/q/health/ready")
+            given().get(Management.url("/health/ready"))
                     .then()
                     .statusCode(200)
                     .body("checks.find { it.name == '" + LeaderElectionHealthCheck.NAME + "' }.data.leader", is(true));
@@ -141,7 +142,7 @@ class LeaderElectionTests {
             assertThat(afterFailover.walked()).isZero();
             assertThat(thisReplica.isLeader()).isFalse();
             assertThat(attempt(other)).isEqualTo(AdvisoryLockLeadership.Lead.HELD);
-            given().get("/q/metrics").then().statusCode(200).body(containsString("recovery_leader 0.0"));
+            given().get(Management.url("/metrics")).then().statusCode(200).body(containsString("recovery_leader 0.0"));
         }
         // closing the other replica ends its session and releases the lock
         assertThat(tick().leader()).isTrue();

@@ -7,6 +7,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
+import io.routegateway.testsupport.Management;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,7 +26,7 @@ class ScheduledTickingTests {
     }
 
     static double leaderTicks() {
-        String metrics = RestAssured.get("/q/metrics").asString();
+        String metrics = RestAssured.get(Management.url("/metrics")).asString();
         return metrics.lines()
                 .filter(line -> line.startsWith("recovery_ticks_total{") && line.contains("role=\"leader\""))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
@@ -38,6 +39,6 @@ class ScheduledTickingTests {
         double seen = leaderTicks();
 
         await().atMost(Duration.ofSeconds(30)).until(() -> leaderTicks() >= seen + 2);
-        assertThat(RestAssured.get("/q/metrics").asString()).contains("recovery_leader 1.0");
+        assertThat(RestAssured.get(Management.url("/metrics")).asString()).contains("recovery_leader 1.0");
     }
 }

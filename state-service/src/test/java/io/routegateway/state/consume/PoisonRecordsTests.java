@@ -20,6 +20,7 @@ import io.routegateway.state.repository.CredentialModelEntity;
 import io.routegateway.state.repository.RequestLogEntity;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
+import io.routegateway.testsupport.Management;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
@@ -186,8 +187,16 @@ class PoisonRecordsTests {
     }
 
     private static void assertReadyAndLive() {
-        given().when().get("/q/health/ready").then().statusCode(200).body("status", is("UP"));
-        given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
+        given().when()
+                .get(Management.url("/health/ready"))
+                .then()
+                .statusCode(200)
+                .body("status", is("UP"));
+        given().when()
+                .get(Management.url("/health/live"))
+                .then()
+                .statusCode(200)
+                .body("status", is("UP"));
     }
 
     /** The record's JSON with the placeholders turned into JSON escapes. */

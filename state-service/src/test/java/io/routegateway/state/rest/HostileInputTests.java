@@ -19,6 +19,7 @@ import io.routegateway.state.admin.Inputs;
 import io.routegateway.state.repository.OutboxEntity;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
+import io.routegateway.testsupport.Management;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -412,7 +413,7 @@ class HostileInputTests {
         assertThat(registry.counter("state.outbox.dead_lettered").count()).isGreaterThan(deadLetteredBefore);
         assertThat(TestKafka.readKey(Topics.CREDENTIAL_STATE, key)).isEmpty();
         await().atMost(PATIENCE)
-                .untilAsserted(() -> given().get("/q/health/ready")
+                .untilAsserted(() -> given().get(Management.url("/health/ready"))
                         .then()
                         .statusCode(200)
                         .body("status", org.hamcrest.Matchers.is("UP"))
