@@ -12,6 +12,7 @@ import io.routegateway.core.event.Topics;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.Pool;
 import io.routegateway.gateway.support.StateTopics;
+import io.routegateway.testsupport.Management;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
 
@@ -93,11 +94,11 @@ class PoisonRecordTests extends GatewayTestBase {
         assertThat(reader.skippedRecords() - before).isEqualTo(11);
         assertThat(reader.caughtUp()).isTrue();
         given().when()
-                .get("/q/health/ready")
+                .get(Management.url("/health/ready"))
                 .then()
                 .statusCode(200)
                 .body("checks.find { it.name == 'pool-view' }.status", is("UP"));
-        assertThat(given().get("/q/metrics").asString())
+        assertThat(given().get(Management.url("/metrics")).asString())
                 .contains("gateway_view_records_skipped_total{reason=\"no_id\",topic=\"" + Topics.ACCESS_KEYS + "\"}");
     }
 
