@@ -14,15 +14,22 @@ QUARKUS_HTTP_PORT: {{ $c.port | quote }}
 QUARKUS_MANAGEMENT_PORT: {{ $c.managementPort | quote }}
 QUARKUS_LOG_LEVEL: {{ $v.logLevel | quote }}
 KAFKA_BOOTSTRAP_SERVERS: {{ $v.kafka.bootstrapServers | quote }}
+{{- $k := (index $v .component).kafka }}
 {{- with $v.kafka.securityProtocol }}
 KAFKA_SECURITY_PROTOCOL: {{ . | quote }}
 {{- end }}
-{{- with $v.kafka.saslMechanism }}
-KAFKA_SASL_MECHANISM: {{ . | quote }}
+{{- if $k.scram.existingSecret }}
+KAFKA_SASL_MECHANISM: {{ default "SCRAM-SHA-512" $v.kafka.saslMechanism | quote }}
+{{- else if $v.kafka.saslMechanism }}
+KAFKA_SASL_MECHANISM: {{ $v.kafka.saslMechanism | quote }}
 {{- end }}
 {{- if $v.kafka.truststore.existingSecret }}
 KAFKA_SSL_TRUSTSTORE_TYPE: "PEM"
 KAFKA_SSL_TRUSTSTORE_LOCATION: {{ include "route-gateway.kafkaTruststorePath" $root | quote }}
+{{- end }}
+{{- if $k.mtls.existingSecret }}
+KAFKA_SSL_KEYSTORE_TYPE: {{ $k.mtls.keystoreType | quote }}
+KAFKA_SSL_KEYSTORE_LOCATION: {{ include "route-gateway.kafkaKeystorePath" . | quote }}
 {{- end }}
 {{- if has .component (list "state" "recovery") }}
 QUARKUS_DATASOURCE_REACTIVE_URL: {{ printf "postgresql://%s" (include "route-gateway.postgresqlUrlSuffix" $root) | quote }}
@@ -34,7 +41,13 @@ QUARKUS_DATASOURCE_USERNAME: {{ $v.postgresql.username | quote }}
 QUARKUS_DATASOURCE_JDBC_URL: {{ printf "jdbc:postgresql://%s" (include "route-gateway.postgresqlUrlSuffix" $root) | quote }}
 STATE_RECOVERY_URL: {{ include "route-gateway.recoveryServiceUrl" $root | quote }}
 {{- end }}
+{{- if and (eq .component "state") $v.state.signing.privateKey.existingSecret }}
+ROUTE_STATE_SIGNING_KEY_ID: {{ required "state.signing.keyId is required with state.signing.privateKey" $v.state.signing.keyId | quote }}
+{{- end }}
 {{- if eq .component "gateway" }}
+{{- with $v.gateway.signing.publicKeys }}
+ROUTE_STATE_SIGNING_PUBLIC_KEYS: {{ . | quote }}
+{{- end }}
 GATEWAY_UPSTREAM_CONNECT_TIMEOUT: {{ $v.gateway.upstream.connectTimeout | quote }}
 GATEWAY_UPSTREAM_READ_GAP_TIMEOUT: {{ $v.gateway.upstream.readGapTimeout | quote }}
 {{- if gt (int64 $v.gateway.maxRequestBytes) 0 }}
@@ -50,6 +63,38 @@ RECOVERY_TICK_SECONDS: {{ int64 $v.recovery.tickSeconds | toString | quote }}
 /etc/route-gateway/kafka-truststore/ca.crt
 {{- end }}
 
+{{/* The component's client key store (mTLS), mounted from <component>.kafka.mtls.existingSecret. */}}
+{{- define "route-gateway.kafkaKeystorePath" -}}
+{{- $mtls := (index .root.Values .component).kafka.mtls -}}
+/etc/route-gateway/kafka-keystore/keystore.{{ eq $mtls.keystoreType "JKS" | ternary "jks" "p12" }}
+{{- end }}
+
+{{/*
+Kafka client credentials of one component: its own SCRAM user or its own client certificate, so that each
+service is its own principal and the brokers' ACLs decide what it may write. With a user name and a password
+key the JAAS line is assembled by Kubernetes from a secretKeyRef variable ($(VAR) expansion), so the password
+never appears in the pod spec.
+*/}}
+{{- define "route-gateway.kafkaCredentialEnv" -}}
+{{- $v := .root.Values }}
+{{- $k := (index $v .component).kafka }}
+{{- with $v.kafka.saslJaasConfig.existingSecret }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "KAFKA_SASL_JAAS_CONFIG" "secret" . "key" $v.kafka.saslJaasConfig.key) }}
+{{- end }}
+{{- if $k.scram.existingSecret }}
+{{- if $k.scram.jaasConfigKey }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "KAFKA_SASL_JAAS_CONFIG" "secret" $k.scram.existingSecret "key" $k.scram.jaasConfigKey) }}
+{{- else }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_KAFKA_SCRAM_PASSWORD" "secret" $k.scram.existingSecret "key" $k.scram.passwordKey) }}
+- name: KAFKA_SASL_JAAS_CONFIG
+  value: {{ printf "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"%s\" password=\"$(ROUTE_KAFKA_SCRAM_PASSWORD)\";" (required (printf "%s.kafka.scram.username is required" .component) $k.scram.username) | quote }}
+{{- end }}
+{{- end }}
+{{- if $k.mtls.existingSecret }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "KAFKA_SSL_KEYSTORE_PASSWORD" "secret" $k.mtls.existingSecret "key" $k.mtls.passwordKey) }}
+{{- end }}
+{{- end }}
+
 {{- define "route-gateway.secretKeyRefEnv" -}}
 - name: {{ .name }}
   valueFrom:
@@ -61,9 +106,7 @@ RECOVERY_TICK_SECONDS: {{ int64 $v.recovery.tickSeconds | toString | quote }}
 {{- define "route-gateway.secretEnv" -}}
 {{- $v := .root.Values }}
 {{- include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_SECRET_ENCRYPTION_KEY" "secret" $v.secrets.encryptionKey.existingSecret "key" $v.secrets.encryptionKey.key) }}
-{{- with $v.kafka.saslJaasConfig.existingSecret }}
-{{ include "route-gateway.secretKeyRefEnv" (dict "name" "KAFKA_SASL_JAAS_CONFIG" "secret" . "key" $v.kafka.saslJaasConfig.key) }}
-{{- end }}
+{{- include "route-gateway.kafkaCredentialEnv" . }}
 {{- if has .component (list "state" "recovery") }}
 {{- if $v.postgresql.usernameKey }}
 {{ include "route-gateway.secretKeyRefEnv" (dict "name" "QUARKUS_DATASOURCE_USERNAME" "secret" $v.postgresql.existingSecret "key" $v.postgresql.usernameKey) }}
@@ -72,6 +115,19 @@ RECOVERY_TICK_SECONDS: {{ int64 $v.recovery.tickSeconds | toString | quote }}
 {{- end }}
 {{- if eq .component "state" }}
 {{ include "route-gateway.secretKeyRefEnv" (dict "name" "STATE_ADMIN_TOKEN" "secret" $v.secrets.adminToken.existingSecret "key" $v.secrets.adminToken.key) }}
+{{- with $v.state.signing.privateKey.existingSecret }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_STATE_SIGNING_PRIVATE_KEY" "secret" . "key" $v.state.signing.privateKey.key) }}
+{{- end }}
+{{- end }}
+{{- $publicKeys := $v.gateway.signing }}
+{{- if and (eq .component "gateway") $publicKeys.existingSecret }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_STATE_SIGNING_PUBLIC_KEYS" "secret" $publicKeys.existingSecret "key" $publicKeys.key) }}
+{{- else if and (eq .component "gateway") $publicKeys.existingConfigMap }}
+- name: ROUTE_STATE_SIGNING_PUBLIC_KEYS
+  valueFrom:
+    configMapKeyRef:
+      name: {{ $publicKeys.existingConfigMap | quote }}
+      key: {{ $publicKeys.key | quote }}
 {{- end }}
 {{- if has .component (list "state" "recovery") }}
 {{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_INTERNAL_TOKEN" "secret" $v.secrets.internalToken.existingSecret "key" $v.secrets.internalToken.key) }}

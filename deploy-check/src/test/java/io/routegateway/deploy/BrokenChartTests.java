@@ -223,6 +223,28 @@ class BrokenChartTests {
     }
 
     @Test
+    void aLiteralKafkaPasswordInTheJaasLineIsReported() throws Exception {
+        Path chart = ChartCopies.replace(
+                ChartCopies.copy(tmp),
+                "templates/_config.tpl",
+                "password=\\\"$(ROUTE_KAFKA_SCRAM_PASSWORD)\\\"",
+                "password=\\\"hunter2\\\"");
+        Map<String, Object> sasl = Map.of(
+                "kafka.securityProtocol", "SASL_SSL",
+                "gateway.kafka.scram.existingSecret", "route-gateway-kafka",
+                "state.kafka.scram.existingSecret", "route-state-kafka",
+                "recovery.kafka.scram.existingSecret", "route-recovery-kafka");
+
+        ManifestRules rules = rules(chart, sasl);
+        assertThat(rules.secrets())
+                .hasSize(3)
+                .allMatch(v -> v.contains("KAFKA_SASL_JAAS_CONFIG must come from a secretKeyRef, not a literal value"));
+        // The password variable is then referenced by nothing and maps to no config key.
+        assertThat(rules.environment(Renders.services()))
+                .anyMatch(v -> v.contains("ROUTE_KAFKA_SCRAM_PASSWORD maps to no config key"));
+    }
+
+    @Test
     void renderedSecretIsReported() throws Exception {
         Path chart = ChartCopies.copy(tmp);
         Files.writeString(

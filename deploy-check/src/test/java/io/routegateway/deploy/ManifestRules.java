@@ -1,13 +1,17 @@
 package io.routegateway.deploy;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -73,6 +77,12 @@ final class ManifestRules {
     /** Names that must never carry a literal value. */
     static final Pattern SENSITIVE_NAME =
             Pattern.compile("(?i).*(PASSWORD|PASSWD|SECRET|TOKEN|JAAS|CREDENTIAL|PRIVATE|API_KEY|ENCRYPTION_KEY).*");
+
+    /** A Kubernetes dependent-variable reference, $(NAME), expanded by the kubelet from earlier variables. */
+    static final Pattern VARIABLE_REFERENCE = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
+
+    /** A password="..." field of a JAAS line. */
+    static final Pattern JAAS_PASSWORD = Pattern.compile("password=\"([^\"]*)\"");
 
     /** user:password@ in a URL. */
     static final Pattern URL_CREDENTIALS = Pattern.compile("://[^/@\\s]+:[^/@\\s]+@");
@@ -458,8 +468,11 @@ final class ManifestRules {
                     }
                 }
             }
+            Set<String> referenced = referencedVariables(deployment);
             for (String name : environment(deployment).keySet()) {
-                if (service.get().keyFor(name).isEmpty()) {
+                // A variable only referenced as $(NAME) by another one feeds that value (e.g. a password spliced
+                // into a JAAS line); it is no config key of its own.
+                if (service.get().keyFor(name).isEmpty() && !referenced.contains(name)) {
                     violations.add(describe(deployment) + ": " + service.get().explainMissing(name));
                 }
             }
@@ -488,10 +501,14 @@ final class ManifestRules {
         }
         for (Deployment deployment : all(Deployment.class)) {
             for (Container container : containers(deployment)) {
+                Set<String> secretVariables = container.getEnv().stream()
+                        .filter(ManifestRules::fromSecret)
+                        .map(EnvVar::getName)
+                        .collect(Collectors.toSet());
                 for (EnvVar env : container.getEnv()) {
-                    boolean fromSecret =
-                            env.getValueFrom() != null && env.getValueFrom().getSecretKeyRef() != null;
-                    if (SENSITIVE_NAME.matcher(env.getName()).matches() && !fromSecret) {
+                    if (SENSITIVE_NAME.matcher(env.getName()).matches()
+                            && !fromSecret(env)
+                            && !secretOnlyThroughReferences(env.getValue(), secretVariables)) {
                         violations.add(describe(deployment) + ": " + env.getName()
                                 + " must come from a secretKeyRef, not a literal value");
                     }
@@ -503,6 +520,47 @@ final class ManifestRules {
             }
         }
         return violations;
+    }
+
+    private static boolean fromSecret(EnvVar env) {
+        return env.getValueFrom() != null && env.getValueFrom().getSecretKeyRef() != null;
+    }
+
+    /**
+     * A literal JAAS line is acceptable only when each of its passwords is exactly a $(NAME) reference to a
+     * variable of the same container that comes from a secretKeyRef: the kubelet splices the secret in, the pod
+     * spec never holds it.
+     */
+    static boolean secretOnlyThroughReferences(String value, Set<String> secretVariables) {
+        if (value == null) {
+            return false;
+        }
+        Matcher passwords = JAAS_PASSWORD.matcher(value);
+        boolean any = false;
+        while (passwords.find()) {
+            any = true;
+            Matcher reference = VARIABLE_REFERENCE.matcher(passwords.group(1));
+            if (!reference.matches() || !secretVariables.contains(reference.group(1))) {
+                return false;
+            }
+        }
+        return any;
+    }
+
+    /** Names referenced as $(NAME) by the literal values of a Deployment's containers. */
+    private static Set<String> referencedVariables(Deployment deployment) {
+        Set<String> names = new HashSet<>();
+        for (Container container : containers(deployment)) {
+            for (EnvVar env : container.getEnv()) {
+                if (env.getValue() != null) {
+                    Matcher reference = VARIABLE_REFERENCE.matcher(env.getValue());
+                    while (reference.find()) {
+                        names.add(reference.group(1));
+                    }
+                }
+            }
+        }
+        return names;
     }
 
     /** Non-root, read-only root filesystem with /tmp on an emptyDir, no capabilities, RuntimeDefault seccomp. */

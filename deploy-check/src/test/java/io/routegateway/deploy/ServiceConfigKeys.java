@@ -81,6 +81,9 @@ final class ServiceConfigKeys {
             new StandardKey("kafka.sasl.jaas.config", KAFKA_EXTENSIONS, KAFKA_REASON),
             new StandardKey("kafka.ssl.truststore.type", KAFKA_EXTENSIONS, KAFKA_REASON),
             new StandardKey("kafka.ssl.truststore.location", KAFKA_EXTENSIONS, KAFKA_REASON),
+            new StandardKey("kafka.ssl.keystore.type", KAFKA_EXTENSIONS, KAFKA_REASON),
+            new StandardKey("kafka.ssl.keystore.location", KAFKA_EXTENSIONS, KAFKA_REASON),
+            new StandardKey("kafka.ssl.keystore.password", KAFKA_EXTENSIONS, KAFKA_REASON),
             new StandardKey(
                     "quarkus.datasource.username",
                     Set.of("quarkus-reactive-pg-client", "quarkus-jdbc-postgresql"),

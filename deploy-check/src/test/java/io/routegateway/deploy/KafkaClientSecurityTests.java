@@ -1,0 +1,367 @@
+package io.routegateway.deploy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Kafka client security per service: each service is its own Kafka principal (a SCRAM user or a client
+ * certificate), its credentials come only from existing Secrets, and the schema refuses combinations that would
+ * not authenticate or would share one principal. Also the snapshot signing keys wired from Secrets.
+ */
+class KafkaClientSecurityTests {
+
+    private static final List<String> COMPONENTS = List.of("gateway", "state", "recovery");
+    private static final Map<String, String> SERVICE = Map.of(
+            "gateway", "gateway-service",
+            "state", "state-service",
+            "recovery", "recovery-service");
+
+    /** Renders with {@code --set} values (merged like Helm merges them). */
+    private static ManifestRules render(Map<String, Object> sets) {
+        return new ManifestRules(StrictManifestReader.read(ChartRenderer.template(RepoPaths.chart(), List.of(), sets)));
+    }
+
+    private static void assertRejected(Map<String, Object> sets, String... fragments) {
+        assertThatThrownBy(() -> ChartRenderer.template(RepoPaths.chart(), List.of(), sets))
+                .hasMessageContaining("values don't meet the specifications of the schema")
+                .hasMessageContainingAll(fragments);
+    }
+
+    @SafeVarargs
+    private static Map<String, Object> values(Map<String, Object>... parts) {
+        Map<String, Object> all = new LinkedHashMap<>();
+        for (Map<String, Object> part : parts) {
+            all.putAll(part);
+        }
+        return all;
+    }
+
+    private static Map<String, Object> protocol(String protocol) {
+        return Map.of("kafka.securityProtocol", protocol);
+    }
+
+    /** A SCRAM Secret for each of the three services. */
+    private static Map<String, Object> scramUsers() {
+        Map<String, Object> sets = new LinkedHashMap<>();
+        for (String component : COMPONENTS) {
+            sets.put(component + ".kafka.scram.existingSecret", "route-" + component + "-kafka");
+        }
+        return sets;
+    }
+
+    private static Map<String, Object> mtls(String... components) {
+        Map<String, Object> sets = new LinkedHashMap<>();
+        for (String component : components) {
+            sets.put(component + ".kafka.mtls.existingSecret", "route-" + component + "-kafka-tls");
+        }
+        return sets;
+    }
+
+    private static Deployment deployment(ManifestRules rules, String component) {
+        return rules.all(Deployment.class).stream()
+                .filter(d -> SERVICE.get(component)
+                        .equals(d.getSpec()
+                                .getTemplate()
+                                .getMetadata()
+                                .getLabels()
+                                .get(ManifestRules.COMPONENT_LABEL)))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static Container container(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+    }
+
+    private static EnvVar env(Deployment deployment, String name) {
+        return container(deployment).getEnv().stream()
+                .filter(e -> e.getName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(name + " is not set on " + ManifestRules.describe(deployment)));
+    }
+
+    private static List<String> envNames(Deployment deployment) {
+        return container(deployment).getEnv().stream().map(EnvVar::getName).toList();
+    }
+
+    private static void assertSecretRef(EnvVar env, String secret, String key) {
+        assertThat(env.getValue()).as(env.getName() + " literal value").isNull();
+        assertThat(env.getValueFrom().getSecretKeyRef().getName()).isEqualTo(secret);
+        assertThat(env.getValueFrom().getSecretKeyRef().getKey()).isEqualTo(key);
+    }
+
+    @Test
+    void plaintextByDefaultSetsNoKafkaCredentials() {
+        ManifestRules rules = Renders.rules(Renders.DEFAULTS);
+
+        for (String component : COMPONENTS) {
+            Deployment deployment = deployment(rules, component);
+            assertThat(rules.environment(deployment))
+                    .containsKey("KAFKA_BOOTSTRAP_SERVERS")
+                    .doesNotContainKeys(
+                            "KAFKA_SECURITY_PROTOCOL",
+                            "KAFKA_SASL_JAAS_CONFIG",
+                            "KAFKA_SASL_MECHANISM",
+                            "KAFKA_SSL_KEYSTORE_LOCATION",
+                            "KAFKA_SSL_KEYSTORE_PASSWORD");
+            assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes())
+                    .extracting(Volume::getName)
+                    .containsExactly("tmp");
+        }
+    }
+
+    @Test
+    void scramGivesEachServiceItsOwnUserWithThePasswordOnlyFromItsSecret() {
+        ManifestRules rules = render(values(
+                protocol("SASL_SSL"),
+                scramUsers(),
+                Map.of("kafka.truststore.existingSecret", "route-kafka-ca", "state.kafka.scram.passwordKey", "pw")));
+
+        assertThat(rules.all(Renders.services())).isEmpty();
+        Map<String, String> users =
+                Map.of("gateway", "route-gateway", "state", "route-state", "recovery", "route-recovery");
+        for (String component : COMPONENTS) {
+            Deployment deployment = deployment(rules, component);
+            Map<String, String> environment = rules.environment(deployment);
+            assertThat(environment)
+                    .containsEntry("KAFKA_SECURITY_PROTOCOL", "SASL_SSL")
+                    .containsEntry("KAFKA_SASL_MECHANISM", "SCRAM-SHA-512")
+                    .containsEntry("KAFKA_SSL_TRUSTSTORE_TYPE", "PEM")
+                    .doesNotContainKeys("KAFKA_SSL_KEYSTORE_LOCATION", "KAFKA_SSL_KEYSTORE_PASSWORD");
+            assertSecretRef(
+                    env(deployment, "ROUTE_KAFKA_SCRAM_PASSWORD"),
+                    "route-" + component + "-kafka",
+                    component.equals("state") ? "pw" : "password");
+            assertThat(env(deployment, "KAFKA_SASL_JAAS_CONFIG").getValue())
+                    .isEqualTo("org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                            + users.get(component) + "\" password=\"$(ROUTE_KAFKA_SCRAM_PASSWORD)\";");
+            // The kubelet expands $(NAME) only from variables defined earlier in the list.
+            assertThat(envNames(deployment).indexOf("ROUTE_KAFKA_SCRAM_PASSWORD"))
+                    .isLessThan(envNames(deployment).indexOf("KAFKA_SASL_JAAS_CONFIG"));
+        }
+    }
+
+    @Test
+    void scramCanTakeTheWholeJaasLineFromTheSecret() {
+        ManifestRules rules = render(values(
+                protocol("SASL_PLAINTEXT"),
+                scramUsers(),
+                Map.of(
+                        "kafka.saslMechanism",
+                        "SCRAM-SHA-256",
+                        "gateway.kafka.scram.jaasConfigKey",
+                        "sasl.jaas.config")));
+
+        assertThat(rules.all(Renders.services())).isEmpty();
+        Deployment gateway = deployment(rules, "gateway");
+        assertSecretRef(env(gateway, "KAFKA_SASL_JAAS_CONFIG"), "route-gateway-kafka", "sasl.jaas.config");
+        assertThat(envNames(gateway)).doesNotContain("ROUTE_KAFKA_SCRAM_PASSWORD");
+        assertThat(rules.environment(gateway)).containsEntry("KAFKA_SASL_MECHANISM", "SCRAM-SHA-256");
+        assertThat(env(deployment(rules, "state"), "KAFKA_SASL_JAAS_CONFIG").getValue())
+                .contains("username=\"route-state\"");
+    }
+
+    @Test
+    void mtlsMountsEachServicesOwnKeyStoreAndTakesItsPasswordFromTheSecret() {
+        ManifestRules rules = render(values(
+                protocol("SSL"),
+                mtls("gateway", "state", "recovery"),
+                Map.of(
+                        "kafka.truststore.existingSecret", "route-kafka-ca",
+                        "recovery.kafka.mtls.keystoreKey", "keystore.jks",
+                        "recovery.kafka.mtls.keystoreType", "JKS",
+                        "recovery.kafka.mtls.passwordKey", "storepass")));
+
+        assertThat(rules.all(Renders.services())).isEmpty();
+        for (String component : COMPONENTS) {
+            Deployment deployment = deployment(rules, component);
+            boolean jks = component.equals("recovery");
+            String file = jks ? "keystore.jks" : "keystore.p12";
+            assertThat(rules.environment(deployment))
+                    .containsEntry("KAFKA_SECURITY_PROTOCOL", "SSL")
+                    .containsEntry("KAFKA_SSL_KEYSTORE_TYPE", jks ? "JKS" : "PKCS12")
+                    .containsEntry("KAFKA_SSL_KEYSTORE_LOCATION", "/etc/route-gateway/kafka-keystore/" + file)
+                    .containsEntry("KAFKA_SSL_TRUSTSTORE_LOCATION", "/etc/route-gateway/kafka-truststore/ca.crt")
+                    .doesNotContainKeys("KAFKA_SASL_JAAS_CONFIG", "KAFKA_SASL_MECHANISM");
+            assertSecretRef(
+                    env(deployment, "KAFKA_SSL_KEYSTORE_PASSWORD"),
+                    "route-" + component + "-kafka-tls",
+                    jks ? "storepass" : "user.password");
+
+            Volume keystore = deployment.getSpec().getTemplate().getSpec().getVolumes().stream()
+                    .filter(v -> v.getName().equals("kafka-keystore"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(keystore.getSecret().getSecretName()).isEqualTo("route-" + component + "-kafka-tls");
+            assertThat(keystore.getSecret().getItems()).singleElement().satisfies(item -> {
+                assertThat(item.getKey()).isEqualTo(jks ? "keystore.jks" : "user.p12");
+                assertThat(item.getPath()).isEqualTo(file);
+            });
+            VolumeMount mount = container(deployment).getVolumeMounts().stream()
+                    .filter(m -> m.getName().equals("kafka-keystore"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(mount.getMountPath()).isEqualTo("/etc/route-gateway/kafka-keystore");
+            assertThat(mount.getReadOnly()).isTrue();
+        }
+    }
+
+    @Test
+    void theDeprecatedReleaseWideJaasSecretStillRenders() {
+        ManifestRules rules = render(values(
+                protocol("SASL_SSL"),
+                Map.of(
+                        "kafka.saslMechanism",
+                        "SCRAM-SHA-512",
+                        "kafka.saslJaasConfig.existingSecret",
+                        "route-gateway-kafka")));
+
+        assertThat(rules.all(Renders.services())).isEmpty();
+        for (String component : COMPONENTS) {
+            Deployment deployment = deployment(rules, component);
+            assertSecretRef(env(deployment, "KAFKA_SASL_JAAS_CONFIG"), "route-gateway-kafka", "sasl.jaas.config");
+            assertThat(rules.environment(deployment)).containsEntry("KAFKA_SASL_MECHANISM", "SCRAM-SHA-512");
+        }
+    }
+
+    @Test
+    void saslWithoutAUserForEveryServiceIsRejected() {
+        assertRejected(
+                values(protocol("SASL_SSL"), Map.of("gateway.kafka.scram.existingSecret", "route-gateway-kafka")),
+                "state",
+                "existingSecret");
+    }
+
+    @Test
+    void credentialsThatDoNotFitTheProtocolAreRejected() {
+        // SCRAM users on a listener without SASL.
+        assertRejected(values(protocol("PLAINTEXT"), scramUsers()), "scram", "existingSecret");
+        assertRejected(values(protocol("SSL"), scramUsers()), "scram", "existingSecret");
+        // A client certificate on a SASL listener, next to the SCRAM user.
+        assertRejected(values(protocol("SASL_SSL"), scramUsers(), mtls("gateway")), "mtls", "existingSecret");
+        // Client certificates without SSL.
+        assertRejected(mtls("gateway", "state", "recovery"), "mtls", "existingSecret");
+        // Per-service users mixed with the release-wide JAAS line (one shared principal).
+        assertRejected(
+                values(protocol("SASL_SSL"), scramUsers(), Map.of("kafka.saslJaasConfig.existingSecret", "shared")),
+                "scram",
+                "existingSecret");
+        // The release-wide JAAS line without SASL.
+        assertRejected(Map.of("kafka.saslJaasConfig.existingSecret", "shared"), "saslJaasConfig");
+        // A non-SCRAM mechanism with SCRAM users.
+        assertRejected(
+                values(protocol("SASL_SSL"), scramUsers(), Map.of("kafka.saslMechanism", "PLAIN")), "saslMechanism");
+    }
+
+    @Test
+    void mtlsForSomeServicesOnlyIsRejected() {
+        assertRejected(values(protocol("SSL"), mtls("gateway", "state")), "recovery", "mtls");
+    }
+
+    @Test
+    void malformedCredentialSettingsAreRejected() {
+        assertRejected(
+                values(protocol("SASL_SSL"), scramUsers(), Map.of("state.kafka.scram.username", "a\" password=\"x")),
+                "username");
+        assertRejected(
+                values(protocol("SASL_SSL"), scramUsers(), Map.of("state.kafka.scram.username", "")), "username");
+        assertRejected(
+                values(
+                        protocol("SSL"),
+                        mtls("gateway", "state", "recovery"),
+                        Map.of("gateway.kafka.mtls.keystoreType", "PEM")),
+                "keystoreType");
+        assertRejected(
+                values(protocol("SASL_SSL"), scramUsers(), Map.of("gateway.kafka.scram.password", "hunter2")),
+                "password");
+    }
+
+    @Test
+    void theSigningKeysComeFromSecretsAndReachOnlyTheirService() {
+        ManifestRules rules = render(Map.of(
+                "state.signing.privateKey.existingSecret", "route-state-signing",
+                "state.signing.keyId", "k2",
+                "gateway.signing.existingSecret", "route-state-signing-public"));
+
+        Deployment state = deployment(rules, "state");
+        assertSecretRef(env(state, "ROUTE_STATE_SIGNING_PRIVATE_KEY"), "route-state-signing", "private-key");
+        assertThat(rules.environment(state)).containsEntry("ROUTE_STATE_SIGNING_KEY_ID", "k2");
+        Deployment gateway = deployment(rules, "gateway");
+        assertSecretRef(env(gateway, "ROUTE_STATE_SIGNING_PUBLIC_KEYS"), "route-state-signing-public", "public-keys");
+        for (String component : List.of("gateway", "recovery")) {
+            assertThat(rules.environment(deployment(rules, component)))
+                    .doesNotContainKeys("ROUTE_STATE_SIGNING_PRIVATE_KEY", "ROUTE_STATE_SIGNING_KEY_ID");
+        }
+        assertThat(rules.environment(deployment(rules, "recovery")))
+                .doesNotContainKey("ROUTE_STATE_SIGNING_PUBLIC_KEYS");
+        assertThat(rules.secrets()).isEmpty();
+    }
+
+    @Test
+    void thePublicKeysMayBeAPlainValueOrAConfigMapEntry() throws Exception {
+        String key = "MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=";
+        // A list of two: through a values file, as --set would split it at the comma.
+        Path values = Files.createTempFile("signing-", ".yaml");
+        Files.writeString(values, "gateway:\n  signing:\n    publicKeys: k1=" + key + ",k2=" + key + "\n");
+        ManifestRules plain =
+                new ManifestRules(StrictManifestReader.read(ChartRenderer.template(RepoPaths.chart(), values)));
+        Files.delete(values);
+        Deployment fromConfigMap = deployment(
+                render(Map.of("gateway.signing.existingConfigMap", "route-signing", "gateway.signing.key", "keys")),
+                "gateway");
+
+        // A plain value goes into the gateway's ConfigMap like every other non-secret setting.
+        assertThat(plain.environment(deployment(plain, "gateway")))
+                .containsEntry("ROUTE_STATE_SIGNING_PUBLIC_KEYS", "k1=" + key + ",k2=" + key);
+        assertThat(envNames(deployment(plain, "gateway"))).doesNotContain("ROUTE_STATE_SIGNING_PUBLIC_KEYS");
+        EnvVar configMapRef = env(fromConfigMap, "ROUTE_STATE_SIGNING_PUBLIC_KEYS");
+        assertThat(configMapRef.getValueFrom().getConfigMapKeyRef().getName()).isEqualTo("route-signing");
+        assertThat(configMapRef.getValueFrom().getConfigMapKeyRef().getKey()).isEqualTo("keys");
+    }
+
+    @Test
+    void twoSourcesOfPublicKeysOrAMalformedListAreRejected() {
+        assertRejected(
+                Map.of("gateway.signing.publicKeys", "k1=AAAA", "gateway.signing.existingSecret", "route-signing"),
+                "existingSecret");
+        assertRejected(
+                Map.of(
+                        "gateway.signing.existingConfigMap", "route-signing",
+                        "gateway.signing.existingSecret", "route-signing"),
+                "existingSecret");
+        assertRejected(Map.of("gateway.signing.publicKeys", "k1 AAAA"), "publicKeys");
+    }
+
+    @Test
+    void aJaasLineIsAcceptedOnlyWhenEachPasswordIsAReferenceToASecretVariable() {
+        Set<String> secrets = Set.of("ROUTE_KAFKA_SCRAM_PASSWORD");
+        String prefix = "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" ";
+
+        assertThat(ManifestRules.secretOnlyThroughReferences(
+                        prefix + "password=\"$(ROUTE_KAFKA_SCRAM_PASSWORD)\";", secrets))
+                .isTrue();
+        assertThat(ManifestRules.secretOnlyThroughReferences(prefix + "password=\"hunter2\";", secrets))
+                .isFalse();
+        assertThat(ManifestRules.secretOnlyThroughReferences(prefix + "password=\"$(SOME_PLAIN_VARIABLE)\";", secrets))
+                .isFalse();
+        assertThat(ManifestRules.secretOnlyThroughReferences(
+                        prefix + "password=\"x$(ROUTE_KAFKA_SCRAM_PASSWORD)\";", secrets))
+                .isFalse();
+        assertThat(ManifestRules.secretOnlyThroughReferences("$(ROUTE_KAFKA_SCRAM_PASSWORD)", secrets))
+                .isFalse();
+    }
+}
