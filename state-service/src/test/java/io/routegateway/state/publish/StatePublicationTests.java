@@ -95,10 +95,11 @@ class StatePublicationTests {
             TestKafka.send(Topics.OUTCOMES, id, json(event));
             long version = ++expectedVersion;
             await().atMost(PATIENCE).until(() -> processed(event.eventId()) == 1);
-            await().atMost(PATIENCE).untilAsserted(() -> assertThat(snapshots(id))
-                    .extracting(CredentialSnapshot::version)
-                    .last()
-                    .isEqualTo(version));
+            await().atMost(PATIENCE)
+                    .untilAsserted(() -> assertThat(snapshots(id))
+                            .extracting(CredentialSnapshot::version)
+                            .last()
+                            .isEqualTo(version));
         }
         assertThat(credential(id).stateVersion).isEqualTo(4);
         assertThat(snapshots(id)).extracting(CredentialSnapshot::version).containsExactly(1L, 2L, 3L, 4L);
