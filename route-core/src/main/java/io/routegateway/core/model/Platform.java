@@ -42,11 +42,29 @@ public enum Platform {
     }
 
     /**
-     * Client protocols this platform's upstream speaks natively. Without a protocol bridge a request
-     * can only be routed to a credential whose platform serves its protocol natively.
+     * Client protocols this platform's upstream speaks natively; any other protocol reaches it
+     * through a protocol bridge into {@link #primaryProtocol}.
      */
     public boolean servesNatively(Protocol protocol) {
         return nativeProtocols.contains(protocol);
+    }
+
+    /**
+     * The protocol a bridged request is sent in: the platform's own API (Claude: Messages, Codex:
+     * Responses, Gemini: generateContent, Grok and OpenAI-compatible relays: Chat Completions).
+     */
+    public Protocol primaryProtocol() {
+        return switch (this) {
+            case CLAUDE -> Protocol.ANTHROPIC_MESSAGES;
+            case CODEX -> Protocol.OPENAI_RESPONSES;
+            case GEMINI -> Protocol.GEMINI;
+            case GROK, OPENAI -> Protocol.OPENAI_CHAT;
+        };
+    }
+
+    /** The protocol a request of {@code client} is sent upstream in: its own when native, else {@link #primaryProtocol}. */
+    public Protocol upstreamProtocol(Protocol client) {
+        return servesNatively(client) ? client : primaryProtocol();
     }
 
     @JsonValue

@@ -21,8 +21,10 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * verbatim but which has no code there).
  *
  * <p>{@link #OPERATION_UNSUPPORTED} and {@link #NATIVE_ROUTE_REQUIRED} concern protocol bridging:
- * the first is emitted by the forwarding layer for an operation it does not serve, the second by
- * {@link Router} when the request's {@link ProtocolRule} is all that stands in the way.
+ * the first is emitted by the forwarding layer for an operation it does not serve (502) and by
+ * {@link Router} when only credentials whose conversion cannot express the request are left (400,
+ * see {@link RouteResult.Refused#httpStatus}), the second by {@link Router} when only a native
+ * credential may serve the request (native-only request or group) and none can.
  */
 public enum ReasonCode {
     INVALID_ACCESS_KEY(

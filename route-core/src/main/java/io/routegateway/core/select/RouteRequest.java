@@ -2,6 +2,8 @@ package io.routegateway.core.select;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.model.BridgePolicy;
 import io.routegateway.core.model.Protocol;
 
 /**
@@ -41,14 +43,50 @@ public record RouteRequest(
     /** A request whose affinity key is derived from its body ({@link Affinity#promptPrefix}). */
     public static RouteRequest of(
             AccessKeySnapshot accessKey, Protocol protocol, String requestedModel, JsonNode body) {
+        return of(accessKey, protocol, requestedModel, body, ProtocolRule.NATIVE);
+    }
+
+    /** As {@link #of(AccessKeySnapshot, Protocol, String, JsonNode)}, under {@code rule}. */
+    public static RouteRequest of(
+            AccessKeySnapshot accessKey, Protocol protocol, String requestedModel, JsonNode body, ProtocolRule rule) {
         AffinityKey affinityKey = accessKey == null
                 ? null
                 : Affinity.key(accessKey.accessKeyId(), protocol, Affinity.promptPrefix(protocol, body));
-        return new RouteRequest(accessKey, protocol, requestedModel, affinityKey);
+        return new RouteRequest(accessKey, protocol, requestedModel, affinityKey, rule);
     }
 
-    /** Whether the request's rule lets {@code entry} serve it. */
-    boolean serves(CredentialEntry entry) {
-        return protocolRule.serves(entry.snapshot, protocol);
+    /**
+     * How {@code entry} serves the request in a group with {@code policy}: the request's rule, with
+     * the group's native-only policy on top.
+     */
+    ProtocolRule.Serving serving(CredentialEntry entry, BridgePolicy policy) {
+        if (protocolRule.isNative(entry.snapshot, protocol)) {
+            return ProtocolRule.Serving.NATIVE;
+        }
+        if (policy == BridgePolicy.NATIVE_ONLY || entry.snapshot.platform() == null) {
+            return ProtocolRule.Serving.NATIVE_REQUIRED;
+        }
+        return protocolRule.serving(entry.snapshot, protocol);
+    }
+
+    /**
+     * Whether {@code entry} serves the request in the current pass: native credentials always,
+     * bridged ones only when {@code bridges} (the second pass of a native-first group, or any pass
+     * of a group that mixes them).
+     */
+    boolean serves(CredentialEntry entry, boolean bridges, BridgePolicy policy) {
+        if (protocolRule.isNative(entry.snapshot, protocol)) {
+            return true;
+        }
+        if (!bridges) {
+            return false;
+        }
+        ProtocolRule.Serving serving = serving(entry, policy);
+        return serving == ProtocolRule.Serving.BRIDGED || serving == ProtocolRule.Serving.NATIVE;
+    }
+
+    /** Whether {@code credential} serves the request without conversion. */
+    public boolean isNative(CredentialSnapshot credential) {
+        return protocolRule.isNative(credential, protocol);
     }
 }

@@ -10,6 +10,8 @@ import java.util.random.RandomGenerator;
 import io.routegateway.core.access.AccessDecision;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.model.BridgePolicy;
+import io.routegateway.core.model.Protocol;
 import io.routegateway.core.state.ModelState;
 
 /**
@@ -129,7 +131,8 @@ public final class Router {
             GroupEntry entry = view.groupEntry(group.groupId());
             CandidateSet candidates = entry.candidates(entries, model);
             String affinityCredential = target != null && group.affinityEnabled() ? target.credentialId() : null;
-            selectInGroup(candidates, entries, weights, tried, request, affinityCredential, rng, now, pick);
+            selectInGroup(
+                    candidates, entries, weights, tried, request, group.bridging(), affinityCredential, rng, now, pick);
             if (tb != null) {
                 traceGroup(tb, entry, candidates, entries, weights, tried, request, now, pick, position);
             }
@@ -140,7 +143,7 @@ public final class Router {
                         tb.group(skipped.groupId(), skipped.name()).position = rest;
                     }
                 }
-                return selected(group, entries, candidates, pick.position, pick, tb);
+                return selected(group, entries, candidates, pick.position, pick, request, tb);
             }
             if (pick.coolingPosition >= 0 && (probeUntil == null || pick.coolingUntil.isBefore(probeUntil))) {
                 probeGroup = position;
@@ -163,7 +166,7 @@ public final class Router {
                 tb.group(group.groupId(), group.name()).credentials.clear();
                 traceGroup(tb, entry, candidates, entries, weights, tried, request, now, pick, probeGroup);
             }
-            return selected(group, entries, candidates, probePosition, pick, tb);
+            return selected(group, entries, candidates, probePosition, pick, request, tb);
         }
         Instant earliest = earliestRecovery(view, order, model, request, now);
         return refuse(best, poolMessage(best, model, request), earliest, tb);
@@ -175,15 +178,21 @@ public final class Router {
             CandidateSet candidates,
             int p,
             Pick pick,
+            RouteRequest request,
             TraceBuilder tb) {
+        CredentialSnapshot credential = entries[candidates.ordinals[p]].snapshot;
         return new RouteResult.Selected(
                 group,
-                entries[candidates.ordinals[p]].snapshot,
+                credential,
                 candidates.modelKeys[p],
                 candidates.upstreamModels[p],
                 pick.affinityHit,
                 pick.fallback,
                 pick.recoveryAt,
+                request.protocol(),
+                request.isNative(credential)
+                        ? request.protocol()
+                        : credential.platform().primaryProtocol(),
                 tb == null ? null : tb.build());
     }
 
@@ -218,6 +227,7 @@ public final class Router {
             int[] weights,
             Set<String> excluded,
             RouteRequest request,
+            BridgePolicy policy,
             String affinityCredential,
             RandomGenerator rng,
             Instant now,
@@ -229,36 +239,74 @@ public final class Router {
         }
         Tried tried = Tried.of(candidates, excluded);
         if (affinityCredential != null) {
+            // a remembered credential keeps its session, bridged or not (it was chosen by these rules)
             int position = candidates.position(affinityCredential);
             if (position >= 0
-                    && verdictAt(candidates, position, entries, weights, tried, request, now)
+                    && verdictAt(candidates, position, entries, weights, tried, request, true, policy, now)
                             == SelectionSteps.ELIGIBLE) {
                 pick.position = position;
                 pick.affinityHit = true;
                 return;
             }
         }
+        if (policy == BridgePolicy.NATIVE_FIRST) {
+            // native credentials first; the bridged ones only when no native one is eligible
+            boolean others = selectPass(candidates, entries, weights, tried, request, false, policy, rng, now, pick);
+            if (pick.position >= 0 || !others) {
+                return;
+            }
+            pick.reset();
+        }
+        selectPass(candidates, entries, weights, tried, request, true, policy, rng, now, pick);
+    }
+
+    /**
+     * One pass of step 5 and the chooser; {@code bridges} whether bridged credentials take part.
+     * Returns whether the group has candidates that are not native (worth a pass with bridges).
+     */
+    private static boolean selectPass(
+            CandidateSet candidates,
+            CredentialEntry[] entries,
+            int[] weights,
+            Tried tried,
+            RouteRequest request,
+            boolean bridges,
+            BridgePolicy policy,
+            RandomGenerator rng,
+            Instant now,
+            Pick pick) {
         int coolingPosition = -1;
         Instant coolingUntil = null;
         boolean onlyHardExclusions = true;
-        boolean onlyTheProtocol = false;
+        boolean others = false;
+        ReasonCode protocolRefusal = null;
         for (int i = 0; i < candidates.size; i++) {
             CredentialEntry entry = entries[candidates.ordinals[i]];
             ModelState row = entry.row(candidates.modelKeys[i]);
             int verdict = SelectionSteps.classify(
                     isTried(tried, i, entry), weights[entry.ordinal] <= 0, row, entry.accountCoolingUntil, now);
-            if (!request.serves(entry)) {
+            if (!request.serves(entry, bridges, policy)) {
+                others = true;
+                if (!bridges) {
+                    continue;
+                }
                 // usable but for the protocol: left out like a tried credential, never the probe
                 if (verdict == SelectionSteps.ELIGIBLE || verdict == SelectionSteps.COOLING) {
-                    onlyTheProtocol = true;
+                    ReasonCode code = request.serving(entry, policy) == ProtocolRule.Serving.UNSUPPORTED
+                            ? ReasonCode.OPERATION_UNSUPPORTED
+                            : ReasonCode.NATIVE_ROUTE_REQUIRED;
+                    if (rank(code) > rank(protocolRefusal)) {
+                        protocolRefusal = code;
+                    }
                 } else if (verdict != SelectionSteps.HARD_EXCLUDED) {
                     onlyHardExclusions = false;
                 }
                 continue;
             }
             if (verdict == SelectionSteps.ELIGIBLE) {
-                pick.position = chooseInTier(candidates, i, entries, weights, tried, request, rng, now);
-                return;
+                pick.position =
+                        chooseInTier(candidates, i, entries, weights, tried, request, bridges, policy, rng, now);
+                return others;
             }
             if (verdict == SelectionSteps.COOLING) {
                 Instant recovery = SelectionSteps.recoveryAt(entry.accountCoolingUntil, row);
@@ -275,11 +323,12 @@ public final class Router {
         if (coolingPosition >= 0 || !onlyHardExclusions) {
             // a servable credential is cooling, already tried, or weight 0
             pick.failure = ReasonCode.NO_AVAILABLE_CREDENTIAL;
-        } else if (onlyTheProtocol) {
-            pick.failure = ReasonCode.NATIVE_ROUTE_REQUIRED;
+        } else if (protocolRefusal != null) {
+            pick.failure = protocolRefusal;
         } else {
             pick.failure = ReasonCode.MODEL_UNAVAILABLE;
         }
+        return others;
     }
 
     /**
@@ -300,6 +349,8 @@ public final class Router {
             int[] weights,
             Tried tried,
             RouteRequest request,
+            boolean bridges,
+            BridgePolicy policy,
             RandomGenerator rng,
             Instant now) {
         int start = candidates.tierStart[first];
@@ -312,19 +363,22 @@ public final class Router {
         long total = sums[end] - base;
         for (int attempt = 0; attempt < SAMPLING_ATTEMPTS; attempt++) {
             int j = search(sums, start, end, base + rng.nextLong(total));
-            if (verdictAt(candidates, j, entries, weights, tried, request, now) == SelectionSteps.ELIGIBLE) {
+            if (verdictAt(candidates, j, entries, weights, tried, request, bridges, policy, now)
+                    == SelectionSteps.ELIGIBLE) {
                 return j;
             }
         }
         long eligibleTotal = 0;
         for (int j = first; j < end; j++) {
-            if (verdictAt(candidates, j, entries, weights, tried, request, now) == SelectionSteps.ELIGIBLE) {
+            if (verdictAt(candidates, j, entries, weights, tried, request, bridges, policy, now)
+                    == SelectionSteps.ELIGIBLE) {
                 eligibleTotal += weights[candidates.ordinals[j]];
             }
         }
         long r = rng.nextLong(eligibleTotal);
         for (int j = first; j < end; j++) {
-            if (verdictAt(candidates, j, entries, weights, tried, request, now) == SelectionSteps.ELIGIBLE) {
+            if (verdictAt(candidates, j, entries, weights, tried, request, bridges, policy, now)
+                    == SelectionSteps.ELIGIBLE) {
                 r -= weights[candidates.ordinals[j]];
                 if (r < 0) {
                     return j;
@@ -360,9 +414,11 @@ public final class Router {
             int[] weights,
             Tried tried,
             RouteRequest request,
+            boolean bridges,
+            BridgePolicy policy,
             Instant now) {
         CredentialEntry entry = entries[candidates.ordinals[i]];
-        if (!request.serves(entry)) {
+        if (!request.serves(entry, bridges, policy)) {
             return NOT_SERVED;
         }
         return SelectionSteps.classify(
@@ -448,6 +504,8 @@ public final class Router {
             return 0;
         }
         switch (code) {
+            case OPERATION_UNSUPPORTED:
+                return 7;
             case NATIVE_ROUTE_REQUIRED:
                 return 6;
             case MODEL_UNAVAILABLE:
@@ -468,6 +526,10 @@ public final class Router {
             return code.meaning() + ": no credential serves "
                     + request.protocol().wire() + " natively";
         }
+        if (code == ReasonCode.OPERATION_UNSUPPORTED) {
+            String detail = request.protocolRule().unsupportedDetail();
+            return detail == null ? code.meaning() : code.meaning() + ": " + detail;
+        }
         if (model != null && (code == ReasonCode.MODEL_UNMATCHED || code == ReasonCode.MODEL_UNAVAILABLE)) {
             return code.meaning() + ": " + model;
         }
@@ -484,11 +546,14 @@ public final class Router {
         int[] weights = view.weights();
         Instant earliest = null;
         for (GroupSnapshot group : order) {
+            BridgePolicy policy = group.bridging();
             CandidateSet candidates = view.groupEntry(group.groupId()).candidates(entries, model);
             for (int i = 0; i < candidates.size; i++) {
                 CredentialEntry entry = entries[candidates.ordinals[i]];
                 ModelState row = entry.row(candidates.modelKeys[i]);
-                if (weights[entry.ordinal] <= 0 || (row != null && row.isHardExcluded()) || !request.serves(entry)) {
+                if (weights[entry.ordinal] <= 0
+                        || (row != null && row.isHardExcluded())
+                        || !request.serves(entry, true, policy)) {
                     continue;
                 }
                 Instant recovery = SelectionSteps.recoveryAt(entry.accountCoolingUntil, row);
@@ -542,7 +607,8 @@ public final class Router {
             if (next < candidates.size && candidates.ordinals[next] == member) {
                 at = next++;
             }
-            row.credentials.add(traceCredential(entries[member], at, candidates, weights, tried, request, now, pick));
+            row.credentials.add(traceCredential(
+                    entries[member], at, candidates, weights, tried, request, group.group.bridging(), now, pick));
         }
     }
 
@@ -553,6 +619,7 @@ public final class Router {
             int[] weights,
             Tried tried,
             RouteRequest request,
+            BridgePolicy policy,
             Instant now,
             Pick pick) {
         CredentialSnapshot credential = entry.snapshot;
@@ -579,6 +646,9 @@ public final class Router {
         ModelState modelRow = entry.row(modelKey);
         if (position == pick.position) {
             String detail = pick.affinityHit ? "affinity" : pick.fallback ? "cooling fallback" : "weighted draw";
+            if (!request.isNative(credential)) {
+                detail += "; bridge " + bridgeLabel(request.protocol(), credential);
+            }
             return new RouteTrace.CredentialTrace(
                     entry.id,
                     credential.name(),
@@ -592,18 +662,27 @@ public final class Router {
                     priority,
                     weight);
         }
-        if (!request.serves(entry)) {
+        ProtocolRule.Serving serving = request.serving(entry, policy);
+        if (serving == ProtocolRule.Serving.NATIVE_REQUIRED || serving == ProtocolRule.Serving.UNSUPPORTED) {
+            boolean unsupported = serving == ProtocolRule.Serving.UNSUPPORTED;
+            String platform = credential.platform() == null
+                    ? "unknown"
+                    : credential.platform().wire();
+            String why = unsupported
+                    ? "the request cannot be converted for platform " + platform + ": "
+                            + request.protocolRule().unsupportedDetail()
+                    : policy == BridgePolicy.NATIVE_ONLY && credential.platform() != null
+                            ? "the group is native-only and platform " + platform + " does not serve "
+                                    + request.protocol().wire() + " natively"
+                            : "platform " + platform + " does not serve "
+                                    + request.protocol().wire() + " natively";
             return new RouteTrace.CredentialTrace(
                     entry.id,
                     credential.name(),
                     5,
                     RouteTrace.Verdict.DROPPED,
-                    ReasonCode.NATIVE_ROUTE_REQUIRED,
-                    "platform "
-                            + (credential.platform() == null
-                                    ? "unknown"
-                                    : credential.platform().wire()) + " does not serve "
-                            + request.protocol().wire() + " natively",
+                    unsupported ? ReasonCode.OPERATION_UNSUPPORTED : ReasonCode.NATIVE_ROUTE_REQUIRED,
+                    why,
                     modelKey,
                     upstream,
                     null,
@@ -612,6 +691,12 @@ public final class Router {
         }
         int verdict = SelectionSteps.classify(
                 isTried(tried, position, entry), weight <= 0, modelRow, entry.accountCoolingUntil, now);
+        String detail = SelectionSteps.dropDetail(verdict, modelRow);
+        if (serving == ProtocolRule.Serving.BRIDGED) {
+            String bridge = "bridge " + bridgeLabel(request.protocol(), credential)
+                    + (policy == BridgePolicy.NATIVE_FIRST ? " (native credentials first)" : "");
+            detail = detail == null ? bridge : detail + "; " + bridge;
+        }
         RouteTrace.Verdict shown = verdict == SelectionSteps.ELIGIBLE
                 ? RouteTrace.Verdict.ELIGIBLE
                 : verdict == SelectionSteps.COOLING ? RouteTrace.Verdict.COOLING : RouteTrace.Verdict.DROPPED;
@@ -621,7 +706,7 @@ public final class Router {
                 5,
                 shown,
                 SelectionSteps.reasonOf(verdict),
-                SelectionSteps.dropDetail(verdict, modelRow),
+                detail,
                 modelKey,
                 upstream,
                 verdict == SelectionSteps.COOLING
@@ -629,6 +714,11 @@ public final class Router {
                         : null,
                 priority,
                 weight);
+    }
+
+    /** The label of the bridge a request of {@code client} takes to a non-native credential. */
+    private static String bridgeLabel(Protocol client, CredentialSnapshot credential) {
+        return client.wire() + "->" + credential.platform().primaryProtocol().wire();
     }
 
     /** A row for a credential dropped before the model key is known (steps 1–3). */

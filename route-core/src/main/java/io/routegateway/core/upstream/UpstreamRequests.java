@@ -102,16 +102,7 @@ public final class UpstreamRequests {
 
     /** The protocol a model test speaks to a platform: its first native protocol. */
     public static Protocol testProtocol(Platform platform) {
-        switch (platform) {
-            case CLAUDE:
-                return Protocol.ANTHROPIC_MESSAGES;
-            case CODEX:
-                return Protocol.OPENAI_RESPONSES;
-            case GEMINI:
-                return Protocol.GEMINI;
-            default:
-                return Protocol.OPENAI_CHAT;
-        }
+        return platform.primaryProtocol();
     }
 
     static String url(String baseUrl, Protocol protocol, String model, boolean stream) {

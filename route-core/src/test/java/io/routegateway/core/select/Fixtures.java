@@ -8,6 +8,7 @@ import io.routegateway.core.access.AccessKeys;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.model.BridgePolicy;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
@@ -22,6 +23,19 @@ import io.routegateway.core.state.ModelStatus;
 public final class Fixtures {
 
     public static final Instant NOW = Instant.parse("2026-09-02T12:00:00Z");
+
+    /** A rule under which every credential serves every protocol natively (the spec's steps know no protocols). */
+    public static final ProtocolRule EVERY_CREDENTIAL = new ProtocolRule() {
+        @Override
+        public Serving serving(CredentialSnapshot credential, Protocol protocol) {
+            return Serving.NATIVE;
+        }
+
+        @Override
+        public boolean isNative(CredentialSnapshot credential, Protocol protocol) {
+            return true;
+        }
+    };
 
     private Fixtures() {}
 
@@ -210,6 +224,7 @@ public final class Fixtures {
         private int weight;
         private List<String> exposed = List.of();
         private boolean affinity;
+        private BridgePolicy bridging = BridgePolicy.NATIVE_FIRST;
 
         private Group(String id) {
             this.id = id;
@@ -236,8 +251,14 @@ public final class Fixtures {
             return this;
         }
 
+        public Group bridging(BridgePolicy value) {
+            this.bridging = value;
+            return this;
+        }
+
         public GroupSnapshot build() {
-            return new GroupSnapshot(id, 1, "group-" + id, enabled, weightMode, weight, exposed, affinity, NOW);
+            return new GroupSnapshot(
+                    id, 1, "group-" + id, enabled, weightMode, weight, exposed, affinity, bridging, NOW);
         }
     }
 

@@ -27,18 +27,18 @@ class ProtocolRuleTests {
 
     @Test
     void theNativeRuleFollowsThePlatforms() {
-        assertThat(ProtocolRule.NATIVE.serves(
+        assertThat(ProtocolRule.NATIVE.serving(
                         cred("claude").platform(Platform.CLAUDE).build(), Protocol.ANTHROPIC_MESSAGES))
-                .isTrue();
-        assertThat(ProtocolRule.NATIVE.serves(
+                .isEqualTo(ProtocolRule.Serving.NATIVE);
+        assertThat(ProtocolRule.NATIVE.serving(
                         cred("relay").platform(Platform.OPENAI).build(), Protocol.ANTHROPIC_MESSAGES))
-                .isFalse();
-        assertThat(ProtocolRule.NATIVE.serves(
+                .isEqualTo(ProtocolRule.Serving.NATIVE_REQUIRED);
+        assertThat(ProtocolRule.NATIVE.serving(
                         cred("relay").platform(Platform.OPENAI).build(), Protocol.OPENAI_CHAT))
-                .isTrue();
-        assertThat(ProtocolRule.NATIVE.serves(
+                .isEqualTo(ProtocolRule.Serving.NATIVE);
+        assertThat(ProtocolRule.NATIVE.serving(
                         cred("claude").platform(Platform.CLAUDE).build(), Protocol.GEMINI))
-                .isFalse();
+                .isEqualTo(ProtocolRule.Serving.NATIVE_REQUIRED);
     }
 
     @Test
@@ -48,7 +48,7 @@ class ProtocolRuleTests {
                 List.of(group("g1").build()),
                 List.of(KEY));
         RouteRequest anyProtocol =
-                new RouteRequest(KEY, Protocol.ANTHROPIC_MESSAGES, "m", null, (credential, protocol) -> true);
+                new RouteRequest(KEY, Protocol.ANTHROPIC_MESSAGES, "m", null, Fixtures.EVERY_CREDENTIAL);
 
         RouteResult result = Router.route(view, anyProtocol, Set.of(), null, new Random(1), NOW, false);
 

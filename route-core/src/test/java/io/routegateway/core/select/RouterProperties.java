@@ -244,7 +244,7 @@ class RouterProperties {
     void routerAgreesWithTheReferenceSteps(@ForAll long seed) {
         Scenario s = scenario(seed, true);
         // the reference steps are the spec's, which know no protocol rule
-        RouteResult result = route(s, seed, false, (credential, protocol) -> true);
+        RouteResult result = route(s, seed, false, Fixtures.EVERY_CREDENTIAL);
         SelectionSteps.PoolSelection reference =
                 SelectionSteps.selectFromPool(s.view().pool("g1"), s.model(), s.tried(), NOW);
         if (reference.failure() != null) {

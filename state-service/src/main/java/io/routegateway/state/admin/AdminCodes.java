@@ -38,6 +38,7 @@ public final class AdminCodes {
     public static final String SECRET = "validation.secret";
     public static final String MODEL_MAPPINGS = "validation.model_mappings";
     public static final String WEIGHT_MODE = "validation.weight_mode";
+    public static final String BRIDGING = "validation.bridging";
     public static final String PRIORITY = "validation.priority";
     public static final String QUOTA = "validation.quota_remaining";
     /** 400: a write would rewrite a stored config_json that is not a JSON object. */

@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.model.BridgePolicy;
 import io.routegateway.core.model.WeightMode;
 import io.routegateway.core.policy.Weights;
 import io.routegateway.state.publish.StateOutbox;
@@ -91,6 +92,9 @@ public class GroupAdminService {
         row.weight = input.weight() == null ? GroupSnapshot.DEFAULT_WEIGHT : input.weight();
         row.exposedModels = StateRows.toTextArray(Inputs.models(input.exposedModels()));
         row.affinityEnabled = Boolean.TRUE.equals(input.affinityEnabled());
+        row.bridging = input.bridging() == null
+                ? BridgePolicy.NATIVE_FIRST.wire()
+                : Inputs.bridging(input.bridging()).wire();
         row.createdAt = now;
         row.updatedAt = now;
         List<String> credentialIds =
@@ -133,6 +137,9 @@ public class GroupAdminService {
             }
             if (input.affinityEnabled() != null) {
                 row.affinityEnabled = input.affinityEnabled();
+            }
+            if (input.bridging() != null) {
+                row.bridging = Inputs.bridging(input.bridging()).wire();
             }
             Uni<Void> pool = Uni.createFrom().voidItem();
             if (body.has("credential_ids")) {

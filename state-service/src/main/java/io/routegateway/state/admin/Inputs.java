@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 import io.routegateway.core.event.InboundScreen;
+import io.routegateway.core.model.BridgePolicy;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.model.WeightMode;
 import io.routegateway.core.text.StorableText;
@@ -205,6 +206,14 @@ public final class Inputs {
     /** A value for an error message ({@link StorableText#quote}). */
     static String echo(String value) {
         return StorableText.quote(value);
+    }
+
+    static BridgePolicy bridging(String policy) {
+        try {
+            return BridgePolicy.fromWire(policy);
+        } catch (RuntimeException e) {
+            throw AdminException.invalid(AdminCodes.BRIDGING, "bridging must be native_first, any or native_only");
+        }
     }
 
     static WeightMode weightMode(String mode) {

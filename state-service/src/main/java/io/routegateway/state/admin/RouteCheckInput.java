@@ -23,6 +23,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param excludedCredentialIds credentials already tried by the request ({@code
  *     credential_not_allowed})
  * @param seed seeds the weighted draw, to make a check reproducible
+ * @param nativeOnly the request refuses conversion, as the gateway's {@code x-route-native-only: true}
+ *     header does ({@code native_route_required} instead of a bridge)
  */
 @Schema(name = "RouteCheckInput")
 public record RouteCheckInput(
@@ -35,7 +37,8 @@ public record RouteCheckInput(
         String rememberedCredentialId,
         String rememberedGroupId,
         List<String> excludedCredentialIds,
-        Long seed) {
+        Long seed,
+        Boolean nativeOnly) {
 
     /** Never prints the plaintext key. */
     @Override

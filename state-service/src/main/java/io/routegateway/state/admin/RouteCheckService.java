@@ -10,6 +10,8 @@ import java.util.SplittableRandom;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.bridge.BridgePlan;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.model.Protocol;
@@ -24,8 +26,10 @@ import io.smallrye.mutiny.Uni;
 /**
  * Route check: builds the routing view from the database rows — the same snapshots the gateways
  * build theirs from — and runs route-core's {@link Router#route} with the trace on: the gateway's
- * own routing call, protocol rule included, so a request the gateway refuses with {@code
- * native_route_required} is reported that way here too. Nothing is sent upstream and nothing is
+ * own routing call, protocol rule included (bridges, the group's bridging policy, a body the
+ * conversion cannot express), so a request the gateway refuses with {@code native_route_required}
+ * or {@code operation_unsupported} is reported that way here too, and a selected credential names
+ * the bridge the request would take. Nothing is sent upstream and nothing is
  * written. Differences from a live gateway: no recent outcome counts (auto weights are the
  * no-history 50), no affinity memory unless one is simulated, and the check is the request's first
  * attempt (the cooling probe not yet spent).
@@ -64,7 +68,17 @@ public class RouteCheckService {
             }
             AffinityKey affinityKey =
                     key == null ? null : Affinity.key(key.accessKeyId(), protocol, prefix(input, protocol));
-            RouteRequest request = new RouteRequest(key, protocol, input.model(), affinityKey);
+            // the gateway's rule: native, or through a bridge when the conversion expresses the body
+            // (without a body every bridge is assumed to)
+            JsonNode requestBody = input.body() != null && input.body().isObject() ? input.body() : null;
+            BridgePlan rule = BridgePlan.of(
+                    protocol,
+                    requestBody,
+                    protocol == Protocol.GEMINI ? input.model() : null,
+                    requestBody != null && requestBody.path("stream").asBoolean(false),
+                    input.model(),
+                    Boolean.TRUE.equals(input.nativeOnly()));
+            RouteRequest request = new RouteRequest(key, protocol, input.model(), affinityKey, rule);
             AffinityTable affinity = remembered(view, key, affinityKey, input, now);
             Set<String> excluded = new HashSet<>(
                     Inputs.ids(input.excludedCredentialIds(), AdminCodes.CREDENTIAL_IDS, Inputs.MAX_CREDENTIAL_IDS));

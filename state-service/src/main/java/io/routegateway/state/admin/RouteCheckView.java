@@ -12,7 +12,8 @@ import io.routegateway.core.select.RouteTrace;
  * @param decision {@code selected} or {@code refused}
  * @param reasonCode the refusal's code (what the client's {@code error.code} would be), null when
  *     selected
- * @param httpStatus what the client would get: 401/403 for key refusals, 502 for the pool
+ * @param httpStatus what the client would get: 401/403 for key refusals, 400 for {@code
+ *     operation_unsupported} (a body no bridge can express), 502 for the pool
  * @param affinityKey hex of the soft-affinity key derived from the prompt, null without a prompt
  * @param trace route-core's decision trace: the access refusal, then every group (verdict {@code
  *     SELECTED}, {@code ELIGIBLE}, {@code COOLING}, {@code DROPPED}, {@code NOT_EVALUATED}, reason
@@ -42,7 +43,9 @@ public record RouteCheckView(
             String upstreamModel,
             boolean affinityHit,
             boolean fromCoolingFallback,
-            Instant recoveryAt) {}
+            Instant recoveryAt,
+            String upstreamProtocol,
+            String bridge) {}
 
     static RouteCheckView of(RouteResult result, String affinityKey) {
         if (result instanceof RouteResult.Selected selected) {
@@ -62,7 +65,9 @@ public record RouteCheckView(
                             selected.upstreamModel(),
                             selected.affinityHit(),
                             selected.fromCoolingFallback(),
-                            selected.recoveryAt()),
+                            selected.recoveryAt(),
+                            selected.upstreamProtocol().wire(),
+                            selected.bridge()),
                     null,
                     affinityKey,
                     result.trace());

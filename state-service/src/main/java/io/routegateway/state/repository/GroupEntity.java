@@ -38,6 +38,10 @@ public class GroupEntity extends PanacheEntityBase {
     @Column(name = "affinity_enabled", nullable = false)
     public boolean affinityEnabled;
 
+    /** {@code BridgePolicy.wire()}. */
+    @Column(nullable = false)
+    public String bridging = "native_first";
+
     /** Bumped on every change; the version of the published {@code GroupSnapshot}. */
     @Column(nullable = false)
     public long version;

@@ -12,6 +12,7 @@ import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.json.Json;
+import io.routegateway.core.model.BridgePolicy;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMappings;
 import io.routegateway.core.model.Platform;
@@ -152,6 +153,7 @@ public final class StateRows {
                 row.weight,
                 textArray(row.exposedModels),
                 row.affinityEnabled,
+                BridgePolicy.fromWire(row.bridging),
                 publishedAt);
     }
 

@@ -116,32 +116,97 @@ class RouteCheckTests {
     }
 
     /**
-     * The gateway refuses a request whose protocol no credential of the pool serves natively; route
-     * check runs the same routing call, so it says the same (the pool is one openai relay).
+     * A request whose protocol the pool's platform does not speak goes through the bridge into the
+     * platform's protocol; route check runs the gateway's routing call, so it names the bridge (the
+     * pool is one openai relay).
      */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"anthropic_messages", "gemini"})
-    void aProtocolThePoolCannotServeNativelyIsNativeRouteRequiredAsAtTheGateway(String protocol) {
+    void aProtocolThePoolDoesNotSpeakShowsTheBridgeItWouldTake(String protocol) {
         Pool pool = pool(Map.of());
         admin().body(check(pool.keyId(), protocol, "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("decision", equalTo("selected"))
+                .body("selected.upstream_protocol", equalTo("openai_chat"))
+                .body("selected.bridge", equalTo(protocol + "->openai_chat"))
+                .body("trace.groups[0].credentials[0].detail", org.hamcrest.Matchers.containsString("bridge"));
+        // the protocols the platform speaks are routed natively
+        for (String nativeProtocol : List.of("openai_chat", "openai_responses")) {
+            admin().body(check(pool.keyId(), nativeProtocol, "gpt-5.6-sol"))
+                    .post("/admin/v1/route-check")
+                    .then()
+                    .statusCode(200)
+                    .body("decision", equalTo("selected"))
+                    .body("selected.upstream_protocol", equalTo(nativeProtocol))
+                    .body("selected.bridge", nullValue());
+        }
+    }
+
+    /** A request marked native-only, or a native-only group, is native_route_required as at the gateway. */
+    @Test
+    void aNativeOnlyRequestOrGroupIsNativeRouteRequired() {
+        Pool pool = pool(Map.of());
+        Map<String, Object> nativeOnly = new HashMap<>(check(pool.keyId(), "anthropic_messages", "gpt-5.6-sol"));
+        nativeOnly.put("native_only", true);
+        admin().body(nativeOnly)
                 .post("/admin/v1/route-check")
                 .then()
                 .statusCode(200)
                 .body("decision", equalTo("refused"))
                 .body("reason_code", equalTo("native_route_required"))
                 .body("http_status", equalTo(502))
-                .body("selected", nullValue())
-                .body("trace.groups[0].reason", equalTo("native_route_required"))
                 .body("trace.groups[0].credentials[0].reason", equalTo("native_route_required"))
                 .body("trace.groups[0].credentials[0].step", equalTo(5));
-        // the protocols the platform speaks are routed as before
-        for (String nativeProtocol : List.of("openai_chat", "openai_responses")) {
-            admin().body(check(pool.keyId(), nativeProtocol, "gpt-5.6-sol"))
-                    .post("/admin/v1/route-check")
-                    .then()
-                    .statusCode(200)
-                    .body("decision", equalTo("selected"));
-        }
+
+        admin().body(Map.of("bridging", "native_only"))
+                .patch("/admin/v1/groups/" + pool.group())
+                .then()
+                .statusCode(200)
+                .body("bridging", equalTo("native_only"));
+        admin().body(check(pool.keyId(), "anthropic_messages", "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("reason_code", equalTo("native_route_required"))
+                .body("trace.groups[0].credentials[0].detail", org.hamcrest.Matchers.containsString("native-only"));
+        admin().body(Map.of("bridging", "sometimes"))
+                .patch("/admin/v1/groups/" + pool.group())
+                .then()
+                .statusCode(400)
+                .body("error.code", equalTo("validation.bridging"));
+    }
+
+    /** A body the bridge cannot express (Anthropic MCP servers on a Chat Completions relay) is operation_unsupported, 400. */
+    @Test
+    void aBodyTheBridgeCannotExpressIsOperationUnsupported() {
+        Pool pool = pool(Map.of());
+        Map<String, Object> body = Map.of(
+                "model",
+                "gpt-5.6-sol",
+                "max_tokens",
+                16,
+                "mcp_servers",
+                List.of(Map.of("type", "url", "url", "https://mcp.example.test", "name", "x")),
+                "messages",
+                List.of(Map.of("role", "user", "content", "hi")));
+        admin().body(Map.of(
+                        "access_key_id",
+                        pool.keyId(),
+                        "protocol",
+                        "anthropic_messages",
+                        "model",
+                        "gpt-5.6-sol",
+                        "body",
+                        body))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("decision", equalTo("refused"))
+                .body("reason_code", equalTo("operation_unsupported"))
+                .body("http_status", equalTo(400))
+                .body("message", org.hamcrest.Matchers.containsString("mcp_servers"));
     }
 
     @Test
