@@ -2,10 +2,15 @@ package io.routegateway.broker;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -16,7 +21,13 @@ import java.util.UUID;
  * broker started by a test JVM (which holds the pipe) can never outlive it, however that JVM
  * ends.
  *
- * <p>Usage: {@code BrokerMain <dataDir> <brokerPort> <controllerPort> [--die-with-stdin]}
+ * <p>{@code --overrides <file>} adds or replaces broker properties (e.g. SASL listeners and an authorizer), and
+ * {@code --add-scram <credential>} creates a SCRAM credential when the log directory is formatted (KRaft stores
+ * them in the metadata log, so a broker that authenticates its own inter-broker connection needs one before it
+ * starts), in the syntax of {@code kafka-storage.sh format --add-scram}.
+ *
+ * <p>Usage: {@code BrokerMain <dataDir> <brokerPort> <controllerPort> [--die-with-stdin] [--overrides <file>]
+ * [--add-scram <credential>]...}
  */
 public final class BrokerMain {
 
@@ -24,19 +35,31 @@ public final class BrokerMain {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
-            System.err.println("usage: BrokerMain <dataDir> <brokerPort> <controllerPort> [--die-with-stdin]");
-            System.exit(2);
+            usage();
         }
         Path dataDir = Path.of(args[0]).toAbsolutePath();
         int brokerPort = Integer.parseInt(args[1]);
         int controllerPort = Integer.parseInt(args[2]);
-        boolean dieWithStdin = args.length > 3 && "--die-with-stdin".equals(args[3]);
+        boolean dieWithStdin = false;
+        Path overrides = null;
+        List<String> scramCredentials = new ArrayList<>();
+        for (int i = 3; i < args.length; i++) {
+            switch (args[i]) {
+                case "--die-with-stdin" -> dieWithStdin = true;
+                case "--overrides" -> overrides = Path.of(value(args, ++i));
+                case "--add-scram" -> scramCredentials.add(value(args, ++i));
+                default -> usage();
+            }
+        }
         if (dieWithStdin) {
             watchStdin();
         }
         Path properties = writeConfig(dataDir, brokerPort, controllerPort);
+        if (overrides != null) {
+            applyOverrides(properties, overrides);
+        }
         if (!Files.exists(dataDir.resolve("logs").resolve("meta.properties"))) {
-            format(properties);
+            format(properties, scramCredentials);
         }
         invokeMain("kafka.Kafka", properties.toString());
     }
@@ -70,22 +93,55 @@ public final class BrokerMain {
         return file;
     }
 
+    private static void usage() {
+        System.err.println("usage: BrokerMain <dataDir> <brokerPort> <controllerPort> [--die-with-stdin]"
+                + " [--overrides <file>] [--add-scram <credential>]...");
+        System.exit(2);
+    }
+
+    private static String value(String[] args, int index) {
+        if (index >= args.length) {
+            usage();
+        }
+        return args[index];
+    }
+
+    /** Rewrites the generated configuration with the keys of {@code overrides} added or replaced. */
+    static void applyOverrides(Path properties, Path overrides) throws IOException {
+        Properties merged = new Properties();
+        try (Reader in = Files.newBufferedReader(properties, StandardCharsets.UTF_8)) {
+            merged.load(in);
+        }
+        try (Reader in = Files.newBufferedReader(overrides, StandardCharsets.UTF_8)) {
+            merged.load(in);
+        }
+        StringBuilder config = new StringBuilder();
+        new TreeMap<>(merged)
+                .forEach((key, value) ->
+                        config.append(key).append('=').append(value).append('\n'));
+        Files.writeString(properties, config.toString(), StandardCharsets.UTF_8);
+    }
+
     /** Formats the log directory in a child JVM: StorageTool ends with System.exit. */
-    private static void format(Path properties) throws IOException, InterruptedException {
+    private static void format(Path properties, List<String> scramCredentials)
+            throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(
-                        java,
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "kafka.tools.StorageTool",
-                        "format",
-                        "-t",
-                        UUID.randomUUID().toString().replace("-", "").substring(0, 22),
-                        "-c",
-                        properties.toString(),
-                        "--ignore-formatted")
-                .inheritIO()
-                .start();
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                "kafka.tools.StorageTool",
+                "format",
+                "-t",
+                UUID.randomUUID().toString().replace("-", "").substring(0, 22),
+                "-c",
+                properties.toString(),
+                "--ignore-formatted"));
+        for (String credential : scramCredentials) {
+            command.add("--add-scram");
+            command.add(credential);
+        }
+        Process process = new ProcessBuilder(command).inheritIO().start();
         int exit = process.waitFor();
         if (exit != 0) {
             throw new IllegalStateException("kafka storage format failed with exit code " + exit);

@@ -67,6 +67,15 @@ final class BrokerProcess implements AutoCloseable {
      * A directory that already holds a broker's data is reused as it is (a restart).
      */
     static BrokerProcess start(Path dataDir, int brokerPort, int controllerPort, Duration timeout) {
+        return start(dataDir, brokerPort, controllerPort, timeout, List.of());
+    }
+
+    /**
+     * As {@link #start(Path, int, int, Duration)}, with more arguments for {@link BrokerMain} (e.g.
+     * {@code --overrides <file>} for a broker with SASL listeners and an authorizer).
+     */
+    static BrokerProcess start(
+            Path dataDir, int brokerPort, int controllerPort, Duration timeout, List<String> brokerArguments) {
         try {
             Path logFile = dataDir.resolve("broker.log");
             int[] ports = {brokerPort, controllerPort};
@@ -74,7 +83,7 @@ final class BrokerProcess implements AutoCloseable {
             long logStart = Files.exists(logFile) ? Files.size(logFile) : 0;
             String java =
                     Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> command = List.of(
+            List<String> command = new ArrayList<>(List.of(
                     java,
                     "-Xmx512m",
                     "-XX:+UseSerialGC",
@@ -84,7 +93,8 @@ final class BrokerProcess implements AutoCloseable {
                     dataDir.resolve("data").toString(),
                     Integer.toString(ports[0]),
                     Integer.toString(ports[1]),
-                    "--die-with-stdin");
+                    "--die-with-stdin"));
+            command.addAll(brokerArguments);
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
