@@ -6,7 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -344,6 +349,42 @@ class KafkaClientSecurityTests {
                         "gateway.signing.existingSecret", "route-signing"),
                 "existingSecret");
         assertRejected(Map.of("gateway.signing.publicKeys", "k1 AAAA"), "publicKeys");
+    }
+
+    @Test
+    void theDocumentedAclsNameTheChartsDefaultUsers() throws Exception {
+        JsonNode values = new YAMLMapper()
+                .readTree(RepoPaths.chart().resolve("values.yaml").toFile());
+        String docs = Files.readString(RepoPaths.root().resolve("docs/deploy.md"));
+        String acls = docs.substring(docs.indexOf("<!-- kafka-acls:begin"), docs.indexOf("<!-- kafka-acls:end -->"));
+        Set<String> principals = new TreeSet<>();
+        Matcher principal = Pattern.compile("--allow-principal (\\S+)").matcher(acls);
+        while (principal.find()) {
+            principals.add(principal.group(1));
+        }
+
+        Set<String> users = new TreeSet<>();
+        for (String component : COMPONENTS) {
+            users.add("User:"
+                    + values.path(component)
+                            .path("kafka")
+                            .path("scram")
+                            .path("username")
+                            .asText());
+        }
+        assertThat(principals).isEqualTo(users).hasSize(3);
+        // Only state-service's user may write the state topics.
+        String stateUser = "User:"
+                + values.path("state")
+                        .path("kafka")
+                        .path("scram")
+                        .path("username")
+                        .asText();
+        List<String> writers = acls.replace("\\\n", " ")
+                .lines()
+                .filter(line -> line.contains("--operation Write") && line.contains("--topic route.credential-state"))
+                .toList();
+        assertThat(writers).isNotEmpty().allMatch(line -> line.contains("--allow-principal " + stateUser + " "));
     }
 
     @Test
