@@ -31,7 +31,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -44,10 +46,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The ACL model of docs/deploy.md ("Kafka as a trust boundary") on a real broker: a KRaft broker of its own (free
- * ports, not the shared test broker) with a SASL_PLAINTEXT listener, SCRAM-SHA-512 and the StandardAuthorizer;
- * SCRAM users for the three services' principals; then every {@code kafka-acls.sh} line of the documented block,
- * run as it is through the real tool (org.apache.kafka.tools.AclCommand). The docs are the only copy of the
- * ACLs, so the documentation and this test cannot drift apart.
+ * ports, not the shared test broker) with a SASL_PLAINTEXT listener (SCRAM-SHA-512), an SSL listener that requires
+ * client certificates and maps them to principals with the documented {@code ssl.principal.mapping.rules}, and
+ * the StandardAuthorizer; SCRAM users and certificates for the services' principals; then every
+ * {@code kafka-acls.sh} line of the documented block, run as it is through the real tool
+ * (org.apache.kafka.tools.AclCommand). The docs are the only copy of the ACLs, so the documentation and this test
+ * cannot drift apart.
  */
 class KafkaAclModelTests {
 
@@ -72,17 +76,23 @@ class KafkaAclModelTests {
     private static final Pattern ACL_BLOCK = Pattern.compile(
             "<!-- kafka-acls:begin[^>]*-->\\s*```shell\\n(.*?)```\\s*<!-- kafka-acls:end -->", Pattern.DOTALL);
 
+    private static final String STORE_PASSWORD = "store-" + UUID.randomUUID();
+    private static final Pattern MAPPING_RULES = Pattern.compile("ssl\\.principal\\.mapping\\.rules=(\\S+)`");
+
     private static Path workDir;
     private static BrokerProcess broker;
+    private static int sslPort;
     private static List<List<String>> aclCommands;
 
     @BeforeAll
     static void startSecuredBrokerAndApplyTheDocumentedAcls() throws Exception {
         aclCommands = documentedAclCommands();
         workDir = Files.createTempDirectory("route-kafka-acl-");
-        int[] ports = BrokerProcess.freePorts(2);
+        createCertificates(List.of("broker", GATEWAY, STATE));
+        int[] ports = BrokerProcess.freePorts(3);
+        sslPort = ports[2];
         Path overrides = workDir.resolve("secured.properties");
-        Files.writeString(overrides, securedBrokerConfig(ports[0], ports[1]), StandardCharsets.UTF_8);
+        Files.writeString(overrides, securedBrokerConfig(ports[0], ports[1], ports[2]), StandardCharsets.UTF_8);
         broker = BrokerProcess.start(
                 workDir.resolve("broker"),
                 ports[0],
@@ -242,6 +252,32 @@ class KafkaAclModelTests {
         }
     }
 
+    @Test
+    void withClientCertificatesTheSameAclsHoldForTheMappedPrincipals() throws Exception {
+        try (KafkaProducer<String, String> gateway = tlsProducer(GATEWAY)) {
+            assertThat(send(gateway, OUTCOMES)).isGreaterThanOrEqualTo(0);
+            for (String topic : STATE_TOPICS) {
+                assertRefused(gateway, topic);
+            }
+        }
+        try (KafkaProducer<String, String> state = tlsProducer(STATE)) {
+            for (String topic : STATE_TOPICS) {
+                assertThat(send(state, topic)).isGreaterThanOrEqualTo(0);
+            }
+        }
+    }
+
+    @Test
+    void aClientWithoutACertificateIsRefusedOnTheTlsListener() {
+        Map<String, Object> config = tlsConfig(null);
+        try (KafkaProducer<String, String> intruder =
+                new KafkaProducer<>(producerConfig(config), new StringSerializer(), new StringSerializer())) {
+            assertThatThrownBy(() -> intruder.send(new ProducerRecord<>(STATE_TOPICS.get(0), "k", "v"))
+                            .get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(SslAuthenticationException.class);
+        }
+    }
+
     // --- the documented commands ---
 
     /** Every kafka-acls.sh command of the marked block in docs/deploy.md, as argument lists. */
@@ -312,20 +348,21 @@ class KafkaAclModelTests {
     // --- broker and clients ---
 
     /**
-     * One SASL_PLAINTEXT listener with SCRAM-SHA-512 for clients and the broker's own connections, the controller
-     * listener with SASL PLAIN (KRaft controllers cannot use SCRAM), the StandardAuthorizer and no access where
-     * no ACL grants it.
+     * A SASL_PLAINTEXT listener with SCRAM-SHA-512 for clients and the broker's own connections, an SSL listener
+     * that requires a client certificate, the controller listener with SASL PLAIN (KRaft controllers cannot use
+     * SCRAM), the StandardAuthorizer and no access where no ACL grants it.
      */
-    static String securedBrokerConfig(int brokerPort, int controllerPort) {
+    static String securedBrokerConfig(int brokerPort, int controllerPort, int sslPort) throws IOException {
         String scramLogin = "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + ADMIN
                 + "\" password=\"" + ADMIN_PASSWORD + "\";";
         String plainLogin = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + ADMIN
                 + "\" password=\"" + ADMIN_PASSWORD + "\" user_" + ADMIN + "=\"" + ADMIN_PASSWORD + "\";";
         return String.join(
                 "\n",
-                "listeners=SASL_PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=SASL_PLAINTEXT://127.0.0.1:" + brokerPort,
-                "listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT",
+                "listeners=SASL_PLAINTEXT://127.0.0.1:" + brokerPort + ",SSL://127.0.0.1:" + sslPort
+                        + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=SASL_PLAINTEXT://127.0.0.1:" + brokerPort + ",SSL://127.0.0.1:" + sslPort,
+                "listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,CONTROLLER:SASL_PLAINTEXT",
                 "inter.broker.listener.name=SASL_PLAINTEXT",
                 "sasl.enabled.mechanisms=SCRAM-SHA-512",
                 "sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512",
@@ -333,11 +370,132 @@ class KafkaAclModelTests {
                 "sasl.mechanism.controller.protocol=PLAIN",
                 "listener.name.controller.sasl.enabled.mechanisms=PLAIN",
                 "listener.name.controller.plain.sasl.jaas.config=" + plainLogin,
+                "listener.name.ssl.ssl.client.auth=required",
+                "listener.name.ssl.ssl.keystore.type=PKCS12",
+                "listener.name.ssl.ssl.keystore.location=" + keystore("broker"),
+                "listener.name.ssl.ssl.keystore.password=" + STORE_PASSWORD,
+                "listener.name.ssl.ssl.truststore.type=PEM",
+                "listener.name.ssl.ssl.truststore.location=" + workDir.resolve("clients.pem"),
+                "ssl.principal.mapping.rules=" + documentedPrincipalMappingRules(),
                 "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
                 "super.users=User:" + ADMIN,
                 "allow.everyone.if.no.acl.found=false",
                 "auto.create.topics.enable=false",
                 "");
+    }
+
+    /** The mapping rule docs/deploy.md gives for client certificates. */
+    static String documentedPrincipalMappingRules() throws IOException {
+        Matcher rules = MAPPING_RULES.matcher(Files.readString(repositoryRoot().resolve("docs/deploy.md")));
+        assertThat(rules.find())
+                .as("docs/deploy.md names ssl.principal.mapping.rules")
+                .isTrue();
+        return rules.group(1);
+    }
+
+    /**
+     * A self-signed certificate with CN=name in a PKCS12 key store per name (the shape the chart mounts), the
+     * broker's with the loopback address as subject alternative name; clients.pem holds the clients' certificates
+     * (the broker's trust store), broker.pem the broker's (the clients'). keytool runs for all names at once.
+     */
+    static void createCertificates(List<String> names) throws Exception {
+        List<Process> generating = new ArrayList<>();
+        for (String name : names) {
+            List<String> command = new ArrayList<>(keytool(
+                    "-genkeypair",
+                    "-keystore",
+                    keystore(name).toString(),
+                    "-storetype",
+                    "PKCS12",
+                    "-storepass",
+                    STORE_PASSWORD,
+                    "-alias",
+                    name,
+                    "-dname",
+                    "CN=" + name,
+                    "-keyalg",
+                    "EC",
+                    "-groupname",
+                    "secp256r1",
+                    "-validity",
+                    "2"));
+            if (name.equals("broker")) {
+                command.addAll(List.of("-ext", "SAN=ip:127.0.0.1"));
+            }
+            generating.add(start(command));
+        }
+        awaitAll(generating);
+        List<Process> exporting = new ArrayList<>();
+        for (String name : names) {
+            exporting.add(start(keytool(
+                    "-exportcert",
+                    "-rfc",
+                    "-keystore",
+                    keystore(name).toString(),
+                    "-storepass",
+                    STORE_PASSWORD,
+                    "-alias",
+                    name,
+                    "-file",
+                    workDir.resolve(name + ".pem").toString())));
+        }
+        awaitAll(exporting);
+        StringBuilder clients = new StringBuilder();
+        for (String name : names) {
+            if (!name.equals("broker")) {
+                clients.append(Files.readString(workDir.resolve(name + ".pem")));
+            }
+        }
+        Files.writeString(workDir.resolve("clients.pem"), clients.toString());
+    }
+
+    private static List<String> keytool(String... arguments) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of(arguments));
+        return command;
+    }
+
+    private static Process start(List<String> command) throws IOException {
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        workDir.resolve("keytool.log").toFile()))
+                .start();
+    }
+
+    private static void awaitAll(List<Process> processes) throws Exception {
+        for (Process process : processes) {
+            boolean exited = process.waitFor(120, TimeUnit.SECONDS);
+            assertThat(exited && process.exitValue() == 0)
+                    .as("keytool: %s", Files.readString(workDir.resolve("keytool.log")))
+                    .isTrue();
+        }
+    }
+
+    private static Path keystore(String name) {
+        return workDir.resolve(name + ".p12");
+    }
+
+    /** What the chart sets with {@code <service>.kafka.mtls}: a PKCS12 key store, a PEM trust store. */
+    private static Map<String, Object> tlsConfig(String user) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + sslPort);
+        config.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
+        config.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PEM");
+        config.put(
+                SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG,
+                workDir.resolve("broker.pem").toString());
+        if (user != null) {
+            config.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PKCS12");
+            config.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, keystore(user).toString());
+            config.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, STORE_PASSWORD);
+        }
+        return config;
+    }
+
+    private static KafkaProducer<String, String> tlsProducer(String user) {
+        return new KafkaProducer<>(producerConfig(tlsConfig(user)), new StringSerializer(), new StringSerializer());
     }
 
     static Map<String, Object> clientConfig(String user, String password) {
