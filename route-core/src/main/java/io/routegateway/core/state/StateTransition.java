@@ -294,7 +294,7 @@ public final class StateTransition {
      * Success clearing: the account's failure traces are zeroed (status untouched); only the model
      * this request hit loses its row, a paused row keeps its pause with failures reset.
      */
-    private static CredentialHealth successClearing(CredentialHealth health, String modelKey, Instant at) {
+    static CredentialHealth successClearing(CredentialHealth health, String modelKey, Instant at) {
         CredentialHealth next = health.withAccount(health.account().clearedOfFailures());
         if (modelKey == null) {
             return next;
@@ -304,7 +304,8 @@ public final class StateTransition {
 
     private static CredentialHealth clearModel(CredentialHealth health, ModelState row, Instant at) {
         if (row.status() == ModelStatus.PAUSED) {
-            return health.withModel(row.clearedOfFailures(ModelStatus.PAUSED, at));
+            // a pause with no failures to reset stays as it is: nothing to write, nothing to publish
+            return row.hasFailureState() ? health.withModel(row.clearedOfFailures(ModelStatus.PAUSED, at)) : health;
         }
         return health.withoutModel(row.modelKey());
     }
