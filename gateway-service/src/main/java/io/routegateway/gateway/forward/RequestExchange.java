@@ -262,16 +262,13 @@ final class RequestExchange {
         if (event.isEmpty()) {
             return;
         }
-        boolean changed = service.localOutcomes.apply(event.get());
+        service.localOutcomes.apply(event.get());
         boolean success = verdict instanceof Verdict.Success;
-        // A success on a credential whose account and model this replica sees as healthy clears
-        // nothing: state-service would apply a no-op. Publishing it anyway would put one event per
-        // request on route.outcomes and in front of every real failure there. (A failure that
-        // another replica recorded moments ago is cleared by the first success after it arrives,
-        // or ends with its cooldown.)
-        if (changed || !success) {
-            service.outcomes.publish(event.get());
-        }
+        // Every counted success is published, also one that changes nothing in this replica's view:
+        // a failure another replica or recovery-service recorded moments ago may not have reached
+        // this view yet, and only state-service knows. It acknowledges a success that changes
+        // nothing after one read, writing nothing (docs/state-service.md, "Successes").
+        service.outcomes.publish(event.get());
         service.window.record(selected.credential().credentialId(), success);
         if (success) {
             Router.rememberSuccess(service.affinity(), request.route(), selected, service.clock.instant());

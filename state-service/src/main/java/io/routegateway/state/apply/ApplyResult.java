@@ -22,7 +22,12 @@ public record ApplyResult(UUID eventId, String credentialId, Kind kind, long sta
         CHANGED,
         /** Applied (and recorded as processed) but nothing stored changed: no new version. */
         UNCHANGED,
-        /** This event id was applied before: nothing was written. */
-        DUPLICATE
+        /** This event id was applied before, or an older success was delivered again: nothing was written. */
+        DUPLICATE,
+        /**
+         * A success read from {@code route.outcomes} that changes nothing stored, acknowledged after
+         * one read: no transaction, no idempotency row, nothing written.
+         */
+        NO_OP
     }
 }

@@ -9,11 +9,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.CredentialEvent.AttemptSucceeded;
 import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.core.state.CredentialProfile;
 import io.routegateway.core.state.HealthChange;
 import io.routegateway.core.state.ModelState;
 import io.routegateway.core.state.StateTransition;
+import io.routegateway.core.state.SuccessShortcut;
+import io.routegateway.core.state.SuccessShortcut.OutcomePosition;
 import io.routegateway.core.state.Transition;
 import io.routegateway.state.apply.ApplyResult;
 import io.routegateway.state.apply.HealthDiff;
@@ -39,6 +42,18 @@ import io.smallrye.mutiny.Uni;
  * means a redelivery: nothing else happens), load the model rows, run {@link StateTransition#apply}
  * (escalation included, under the lock), write only what changed, append the timeline, bump {@code
  * state_version} and queue the snapshot.
+ *
+ * <p>A plain success read from {@code route.outcomes} first takes a fast path: gateways publish
+ * every success (only this service knows whether a failure recorded by another replica or by
+ * recovery-service waits to be cleared), and almost all of them change nothing. One unlocked read
+ * of the account row and the row of the success's model; when {@link SuccessShortcut#changesNothing}
+ * says so, the record is acknowledged with nothing written, not even an idempotency row. Such a
+ * success, delivered again after a later failure was applied, must not clear that failure: every
+ * applied change stores its record's position on the row ({@code outcome_partition}, {@code
+ * outcome_offset}), and a success at or before it ({@link SuccessShortcut#isReplay}) is ignored.
+ * Acknowledging a no-op is safe even unlocked: the outcomes of one credential arrive on one
+ * partition and are applied one after the other, and what the admin API writes meanwhile (pauses,
+ * resumes, clears, restores) never adds a failure that the success would have had to clear.
  */
 @ApplicationScoped
 public class CredentialEventService {
@@ -81,8 +96,48 @@ public class CredentialEventService {
      * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
      */
     public Uni<ApplyResult> apply(CredentialEvent event) {
+        return apply(event, null);
+    }
+
+    /**
+     * Applies an event read from {@code route.outcomes} at {@code position} (null: not from the
+     * topic), with the fast path for a success that changes nothing ({@link ApplyResult.Kind#NO_OP}).
+     *
+     * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
+     */
+    public Uni<ApplyResult> apply(CredentialEvent event, OutcomePosition position) {
+        if (position != null && event instanceof AttemptSucceeded success && hasEnvelope(event)) {
+            return acknowledgedIfNoOp(success).onItem().ifNull().switchTo(() -> applyCommitted(event, position));
+        }
+        return applyCommitted(event, position);
+    }
+
+    /** The fast path: one read, no transaction, no write; null when the success has something to clear. */
+    private Uni<ApplyResult> acknowledgedIfNoOp(AttemptSucceeded success) {
+        return Panache.withSession(() -> credentials.findWithModel(success.credentialId(), success.modelKey()))
+                .onItem()
+                .ifNull()
+                .failWith(() -> new UnknownCredentialException(success.credentialId()))
+                .map(found -> {
+                    List<CredentialModelEntity> modelRows = found.model() == null ? List.of() : List.of(found.model());
+                    CredentialHealth stored = StateRows.health(found.credential(), modelRows);
+                    if (!SuccessShortcut.changesNothing(stored, success)) {
+                        return null;
+                    }
+                    ApplyResult result = new ApplyResult(
+                            success.eventId(),
+                            found.credential().id,
+                            ApplyResult.Kind.NO_OP,
+                            found.credential().stateVersion,
+                            List.of());
+                    metrics.noOp();
+                    return result;
+                });
+    }
+
+    private Uni<ApplyResult> applyCommitted(CredentialEvent event, OutcomePosition position) {
         Timer.Sample sample = metrics.startApply();
-        return applyInTransaction(event).invoke(result -> {
+        return applyLockedTransaction(event, position).invoke(result -> {
             metrics.applied(sample, result);
             if (result.kind() == ApplyResult.Kind.CHANGED) {
                 relay.trigger();
@@ -100,7 +155,15 @@ public class CredentialEventService {
      * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
      */
     public Uni<ApplyResult> applyInTransaction(CredentialEvent event) {
-        if (event.eventId() == null || event.credentialId() == null || event.occurredAt() == null) {
+        return applyLockedTransaction(event, null);
+    }
+
+    private static boolean hasEnvelope(CredentialEvent event) {
+        return event.eventId() != null && event.credentialId() != null && event.occurredAt() != null;
+    }
+
+    private Uni<ApplyResult> applyLockedTransaction(CredentialEvent event, OutcomePosition position) {
+        if (!hasEnvelope(event)) {
             return Uni.createFrom()
                     .failure(new PoisonMessageException(
                             "event_id, credential_id and occurred_at are required (" + event.type() + ")"));
@@ -111,12 +174,23 @@ public class CredentialEventService {
                 .ifNull()
                 .failWith(() -> new UnknownCredentialException(event.credentialId()))
                 .flatMap(row -> {
+                    if (event instanceof AttemptSucceeded && SuccessShortcut.isReplay(positionOf(row), position)) {
+                        // an older success delivered again (it may have been acknowledged as a no-op
+                        // without an idempotency row): a change after it is newer, keep it
+                        return Uni.createFrom()
+                                .item(new ApplyResult(
+                                        event.eventId(),
+                                        row.id,
+                                        ApplyResult.Kind.DUPLICATE,
+                                        row.stateVersion,
+                                        List.of()));
+                    }
                     Instant now = clock.instant();
                     // under the row lock: a concurrent redelivery waits here and then finds the id
                     return processedEvents
                             .recordIfNew(event.eventId(), row.id, event.type(), now)
                             .flatMap(isNew -> isNew
-                                    ? applyLocked(row, event)
+                                    ? applyLocked(row, event, position)
                                     : Uni.createFrom()
                                             .item(new ApplyResult(
                                                     event.eventId(),
@@ -127,7 +201,13 @@ public class CredentialEventService {
                 }));
     }
 
-    private Uni<ApplyResult> applyLocked(CredentialEntity row, CredentialEvent event) {
+    private static OutcomePosition positionOf(CredentialEntity row) {
+        return row.outcomePartition == null || row.outcomeOffset == null
+                ? null
+                : new OutcomePosition(row.outcomePartition, row.outcomeOffset);
+    }
+
+    private Uni<ApplyResult> applyLocked(CredentialEntity row, CredentialEvent event, OutcomePosition position) {
         return models.listForCredential(row.id)
                 .flatMap(modelRows -> settings.current().flatMap(runtime -> {
                     CredentialProfile profile = StateRows.profile(row, runtime.blacklistThreshold());
@@ -143,6 +223,13 @@ public class CredentialEventService {
                                         ApplyResult.Kind.UNCHANGED,
                                         row.stateVersion,
                                         List.of()));
+                    }
+                    if (position != null) {
+                        // written in the same UPDATE as the health columns; overwritten, not maxed:
+                        // after the topic was recreated its offsets start again, and the first change
+                        // read from it moves the mark back
+                        row.outcomePartition = position.partition();
+                        row.outcomeOffset = position.offset();
                     }
                     return write(row, modelRows, diff, transition, event)
                             .map(ignored -> new ApplyResult(

@@ -30,6 +30,7 @@ public class EventMetrics {
     private final Counter changed;
     private final Counter unchanged;
     private final Counter duplicate;
+    private final Counter noOp;
     private final Timer apply;
     private final Counter usageRecords;
 
@@ -42,6 +43,10 @@ public class EventMetrics {
         this.unchanged = Counter.builder(APPLIED)
                 .description("Outcome events applied")
                 .tag("result", "unchanged")
+                .register(registry);
+        this.noOp = Counter.builder(APPLIED)
+                .description("Outcome events applied")
+                .tag("result", "noop")
                 .register(registry);
         this.duplicate = Counter.builder(DUPLICATE)
                 .description("Redelivered outcome events that changed nothing")
@@ -65,7 +70,13 @@ public class EventMetrics {
             case CHANGED -> changed.increment();
             case UNCHANGED -> unchanged.increment();
             case DUPLICATE -> duplicate.increment();
+            case NO_OP -> noOp.increment();
         }
+    }
+
+    /** A success acknowledged by the fast path: one read, nothing written, not timed as a transaction. */
+    void noOp() {
+        noOp.increment();
     }
 
     void deadLettered(String reason) {

@@ -12,6 +12,7 @@ import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.InboundScreen;
 import io.routegateway.core.event.InboundScreen.Screened;
 import io.routegateway.core.json.Json;
+import io.routegateway.core.state.SuccessShortcut.OutcomePosition;
 import io.smallrye.mutiny.Uni;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -72,7 +73,7 @@ public class OutcomeConsumer {
         if (accepted.sanitised()) {
             metrics.sanitised(CHANNEL);
         }
-        return service.apply(accepted.value())
+        return service.apply(accepted.value(), new OutcomePosition(record.partition(), record.offset()))
                 .onFailure(failure -> !stopping && Failures.isTransient(failure))
                 .retry()
                 .withBackOff(FIRST_RETRY, MAX_RETRY)

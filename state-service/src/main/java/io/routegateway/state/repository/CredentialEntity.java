@@ -98,6 +98,16 @@ public class CredentialEntity extends PanacheEntityBase {
     @Column(name = "semantic_failure_streak_fingerprint")
     public String semanticFailureStreakFingerprint;
 
+    /**
+     * Partition and offset on {@code route.outcomes} of the last record that changed the health
+     * columns; null until one did. Read by the success fast path ({@code SuccessShortcut.isReplay}).
+     */
+    @Column(name = "outcome_partition")
+    public Integer outcomePartition;
+
+    @Column(name = "outcome_offset")
+    public Long outcomeOffset;
+
     /** Bumped on every change; the version of the published {@code CredentialSnapshot}. */
     @Column(name = "state_version", nullable = false)
     public long stateVersion;

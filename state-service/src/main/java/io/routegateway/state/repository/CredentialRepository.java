@@ -10,6 +10,10 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 public class CredentialRepository implements PanacheRepositoryBase<CredentialEntity, String> {
 
+    private static final String WITH_MODEL = "select c, m from CredentialEntity c"
+            + " left join CredentialModelEntity m on m.routeCredentialId = c.id and m.modelKey = ?2"
+            + " where c.id = ?1";
+
     /**
      * {@code SELECT ... FOR UPDATE}: every writer of one credential's state takes this lock first, so
      * concurrent events of one account are applied one after the other. Null when the row is absent.
@@ -17,4 +21,26 @@ public class CredentialRepository implements PanacheRepositoryBase<CredentialEnt
     public Uni<CredentialEntity> findForUpdate(String id) {
         return findById(id, LockModeType.PESSIMISTIC_WRITE);
     }
+
+    /**
+     * The account row and the row of one model (null when absent; no model key: none), in one
+     * statement by primary key and without a lock: what the success fast path reads. Null when the
+     * credential does not exist.
+     */
+    public Uni<WithModel> findWithModel(String id, String modelKey) {
+        if (modelKey == null) {
+            return findById(id).map(row -> row == null ? null : new WithModel(row, null));
+        }
+        return getSession()
+                .flatMap(session -> session.createSelectionQuery(WITH_MODEL, Object[].class)
+                        .setParameter(1, id)
+                        .setParameter(2, modelKey)
+                        .getSingleResultOrNull())
+                .map(columns -> columns == null
+                        ? null
+                        : new WithModel((CredentialEntity) columns[0], (CredentialModelEntity) columns[1]));
+    }
+
+    /** An account row and one of its model rows, which may be null. */
+    public record WithModel(CredentialEntity credential, CredentialModelEntity model) {}
 }

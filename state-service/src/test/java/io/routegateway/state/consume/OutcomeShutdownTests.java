@@ -67,7 +67,8 @@ class OutcomeShutdownTests {
     private static CredentialEventService failingService() {
         return new CredentialEventService(null, null, null, null, null, null, null, null, null) {
             @Override
-            public Uni<io.routegateway.state.apply.ApplyResult> apply(CredentialEvent event) {
+            public Uni<io.routegateway.state.apply.ApplyResult> apply(
+                    CredentialEvent event, io.routegateway.core.state.SuccessShortcut.OutcomePosition position) {
                 return Uni.createFrom().failure(POOL_CLOSED);
             }
         };

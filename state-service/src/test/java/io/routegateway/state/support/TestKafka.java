@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -40,10 +41,10 @@ public final class TestKafka {
         return new KafkaProducer<>(properties);
     }
 
-    /** Sends and waits for the broker's acknowledgement. */
-    public static void send(String topic, String key, String value) {
+    /** Sends and waits for the broker's acknowledgement; answers where the record went. */
+    public static RecordMetadata send(String topic, String key, String value) {
         try (KafkaProducer<String, String> producer = producer()) {
-            producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
+            return producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
