@@ -68,7 +68,11 @@ class SuccessFastPathTests {
         assertThat(noOps()).isGreaterThanOrEqualTo(noOpsBefore + 1);
         CredentialEntity after = credential(id);
         assertThat(after.stateVersion).as("only the failure made a version").isEqualTo(before.stateVersion + 1);
-        assertThat(timeline(id)).hasSize(1);
+        assertThat(timeline(id))
+                .as("every timeline line is the failure's")
+                .isNotEmpty()
+                .extracting(line -> line.eventId)
+                .containsOnly(later.eventId());
     }
 
     @Test
