@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.bridge.BridgePlan;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.RouteRequest;
@@ -16,6 +17,7 @@ import io.routegateway.core.select.RouteRequest;
  * @param clientStream the client asked for a stream
  * @param customTools the body declares custom tools (keeps the buffered path)
  * @param clientHeaders the client's headers; only the forwarded ones reach the upstream
+ * @param bridges the request's protocol rule, also holding its conversions for bridged credentials
  * @param arrivedNanos {@code System.nanoTime()} at arrival
  */
 public record ProxyRequest(
@@ -28,4 +30,5 @@ public record ProxyRequest(
         boolean customTools,
         List<Map.Entry<String, String>> clientHeaders,
         RouteRequest route,
+        BridgePlan bridges,
         long arrivedNanos) {}

@@ -1,15 +1,27 @@
 package io.routegateway.gateway.forward;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.common.upstream.UpstreamResponse;
 import io.routegateway.common.upstream.UpstreamStream;
+import io.routegateway.core.bridge.Bridge;
+import io.routegateway.core.bridge.BridgeException;
+import io.routegateway.core.bridge.ChatRequest;
+import io.routegateway.core.bridge.ErrorReply;
+import io.routegateway.core.bridge.RequestConversion;
+import io.routegateway.core.bridge.SseEvent;
+import io.routegateway.core.bridge.StreamTranslator;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.RequestCompleted;
@@ -24,6 +36,8 @@ import io.routegateway.core.forward.AttemptDecision;
 import io.routegateway.core.forward.AttemptEvents;
 import io.routegateway.core.forward.ClientMessages;
 import io.routegateway.core.forward.StreamingPassthrough;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.select.Router;
@@ -79,6 +93,15 @@ final class RequestExchange {
     /** What the current attempt's request carried: an upstream quoting it is no evidence. */
     private ClientEcho echo = ClientEcho.NONE;
 
+    /** The bridge of the current attempt, null when the credential serves the protocol natively. */
+    private Bridge bridge;
+    /** The canonical request behind the current bridged attempt (its stream encoder needs it). */
+    private ChatRequest canonical;
+    /** The bridged answer for the client, converted before the attempt is decided. */
+    private Buffer converted;
+    /** Translates the committed bridged stream frame by frame; null on a native stream. */
+    private StreamTranslator translator;
+
     private Cancellable inFlight;
     private UpstreamStream committedStream;
     private Long ttftMillis;
@@ -106,6 +129,7 @@ final class RequestExchange {
         if (credentialsTried >= service.maxCredentials) {
             refuse(
                     ReasonCode.NO_AVAILABLE_CREDENTIAL,
+                    ReasonCode.NO_AVAILABLE_CREDENTIAL.httpStatus(),
                     ReasonCode.NO_AVAILABLE_CREDENTIAL.meaning() + ": gave up after " + credentialsTried
                             + " credentials" + lastFailureDetail(),
                     null);
@@ -123,7 +147,11 @@ final class RequestExchange {
         if (result instanceof RouteResult.Refused refused) {
             // after a failure in this request (e.g. a quota answer that took the group's only
             // credential out), the refusal says what happened, whatever the pool looks like now
-            refuse(refused.code(), refused.message() + lastFailureDetail(), refused.earliestRecoveryAt());
+            refuse(
+                    refused.code(),
+                    refused.httpStatus(),
+                    refused.message() + lastFailureDetail(),
+                    refused.earliestRecoveryAt());
             return;
         }
         if (selected != null) {
@@ -144,34 +172,55 @@ final class RequestExchange {
         }
         attempts++;
         CredentialSnapshot credential = selected.credential();
+        Protocol upstreamProtocol = selected.upstreamProtocol();
+        bridge = selected.bridged() ? Bridge.between(request.protocol(), upstreamProtocol) : null;
+        canonical = null;
+        converted = null;
         UpstreamRequest upstream;
         try {
+            JsonNode body = request.body();
+            List<Map.Entry<String, String>> headers = request.clientHeaders();
+            if (bridge != null) {
+                // converted once per upstream protocol while routing; kept in the plan
+                if (!(request.bridges().conversion(upstreamProtocol)
+                        instanceof RequestConversion.Converted conversion)) {
+                    throw new IllegalStateException("the request did not convert");
+                }
+                canonical = conversion.request();
+                body = conversion.body();
+                headers = bridgedHeaders(headers);
+            }
             upstream = UpstreamRequests.forward(
                     credential.platform(),
                     credential.kind(),
                     credential.baseUrl(),
                     service.secrets.secretOf(credential),
-                    request.protocol(),
-                    request.body(),
-                    request.clientHeaders(),
+                    upstreamProtocol,
+                    body,
+                    headers,
                     selected.upstreamModel(),
                     request.clientStream());
         } catch (RuntimeException e) {
-            // the secret does not open or the request cannot be built: the credential is at fault
+            // the secret does not open or the request cannot be built (or converted): the credential
+            // is at fault (request_build is account-scoped)
             decide(
                     new Verdict.Transient(
                             FailureKind.REQUEST_BUILD,
                             null,
-                            "could not build the upstream request: "
+                            "could not build the upstream request"
+                                    + (bridge == null ? "" : " through the bridge " + bridge.label()) + ": "
                                     + e.getClass().getSimpleName(),
                             null,
                             false),
                     null);
             return;
         }
+        // what the upstream was sent (the converted body on a bridge) is what it may quote back
         echo = ClientEcho.of(upstream.body(), upstream.url());
-        boolean mayStream =
-                StreamingPassthrough.mayStream(false, request.clientStream(), request.customTools(), credential.kind());
+        boolean mayStream = bridge == null
+                ? StreamingPassthrough.mayStream(
+                        false, request.clientStream(), request.customTools(), credential.kind())
+                : StreamingPassthrough.mayTranslate(request.clientStream(), credential.kind());
         Uni<? extends UpstreamResponse> exchange = mayStream
                 ? service.upstream.open(upstream, service.timeouts, service.maxResponseBytes)
                 : service.upstream.exchange(upstream, service.timeouts, false, service.maxResponseBytes);
@@ -198,7 +247,11 @@ final class RequestExchange {
                         null);
                 return;
             }
-            commit(stream);
+            if (bridge != null) {
+                commitTranslated(stream);
+            } else {
+                commit(stream);
+            }
             return;
         }
         if (clientGone) {
@@ -210,7 +263,59 @@ final class RequestExchange {
             tooLarge();
             return;
         }
-        decide(complete.verdict(), complete);
+        // the verdict is the upstream's own answer's; only a usable answer is then converted, and
+        // an answer the bridge cannot read is a response_transform failure (model scope)
+        Verdict verdict = complete.verdict();
+        if (bridge != null && verdict instanceof Verdict.Success) {
+            try {
+                converted = convertBuffered(complete);
+            } catch (RuntimeException e) {
+                verdict = responseTransform(complete.status(), e);
+            }
+        }
+        decide(verdict, complete);
+    }
+
+    /** The whole bridged answer for the client: one converted document, or a stream translated at once. */
+    private Buffer convertBuffered(UpstreamResponse.Complete complete) {
+        Instant now = service.clock.instant();
+        if (request.clientStream()) {
+            StreamTranslator whole = bridge.stream(canonical, now);
+            byte[] bytes = complete.body().getBytes();
+            List<SseEvent> events = new ArrayList<>(whole.feed(bytes));
+            events.addAll(whole.finish());
+            return Buffer.buffer(StreamTranslator.wire(events));
+        }
+        JsonNode upstreamBody;
+        try {
+            upstreamBody = Json.MAPPER.readTree(complete.body().getBytes());
+        } catch (IOException e) {
+            throw new BridgeException("upstream response is not JSON");
+        }
+        return Buffer.buffer(bridge.response(upstreamBody, now).toString());
+    }
+
+    private Verdict responseTransform(Integer status, RuntimeException e) {
+        String why =
+                e instanceof BridgeException ? e.getMessage() : e.getClass().getSimpleName();
+        return new Verdict.Transient(
+                FailureKind.RESPONSE_TRANSFORM,
+                status,
+                "the bridge " + bridge.label() + " could not convert the upstream's answer: " + why,
+                null,
+                false);
+    }
+
+    /** A bridged request carries none of the client's protocol headers, only its agent and language. */
+    private static List<Map.Entry<String, String>> bridgedHeaders(List<Map.Entry<String, String>> client) {
+        List<Map.Entry<String, String>> kept = new ArrayList<>(2);
+        for (Map.Entry<String, String> header : client) {
+            if (header.getKey().equalsIgnoreCase("user-agent")
+                    || header.getKey().equalsIgnoreCase("accept-language")) {
+                kept.add(header);
+            }
+        }
+        return kept;
     }
 
     /** @param complete the buffered response, null when the verdict came from elsewhere */
@@ -280,11 +385,39 @@ final class RequestExchange {
     /** A buffered response: success, or a client-side error returned as the upstream sent it. */
     private void respond(UpstreamResponse.Complete complete, Verdict verdict) {
         int status = complete.status();
+        boolean success = verdict instanceof Verdict.Success;
+        if (bridge != null) {
+            respondBridged(complete, success);
+            return;
+        }
         response.setStatusCode(status);
         copyHeaders(complete.headers(), response, "application/json");
         firstByteSent();
-        boolean success = verdict instanceof Verdict.Success;
         response.end(success ? complete.body() : maskedBody(complete));
+        settle(status, null, success, TokenUsage.fromBody(complete.outcome().body()), false);
+    }
+
+    /**
+     * A bridged buffered answer: the converted success, or the upstream's client-side error re-shaped
+     * into the client protocol's envelope (masked first). Usage is read from the upstream's own body,
+     * as on a native request.
+     */
+    private void respondBridged(UpstreamResponse.Complete complete, boolean success) {
+        int status = complete.status();
+        Buffer body;
+        if (success) {
+            body = converted;
+        } else {
+            ErrorReply reply = bridge.error(status, maskedBody(complete).toString(StandardCharsets.UTF_8));
+            status = reply.status();
+            body = Buffer.buffer(reply.body().toString());
+        }
+        response.setStatusCode(status);
+        copyHeaders(complete.headers(), response, "application/json");
+        response.putHeader(
+                "content-type", success && request.clientStream() ? "text/event-stream" : "application/json");
+        firstByteSent();
+        response.end(body);
         settle(status, null, success, TokenUsage.fromBody(complete.outcome().body()), false);
     }
 
@@ -308,13 +441,91 @@ final class RequestExchange {
                 this::streamEnded);
     }
 
-    /** After the first chunk a failure is only recorded, never retried: the client has the bytes. */
+    /**
+     * A bridged stream from here on: each upstream chunk is translated as it arrives (the
+     * translator keeps only the unfinished line and the open block), so the client's first token
+     * leaves with the upstream's. A first chunk the bridge cannot read fails over like a failure
+     * envelope (nothing has reached the client); a later one ends the client's stream without its
+     * terminal event and is recorded as {@code response_transform}.
+     */
+    private void commitTranslated(UpstreamStream stream) {
+        StreamTranslator frames = bridge.stream(canonical, service.clock.instant());
+        String first;
+        try {
+            first = StreamTranslator.wire(frames.feed(stream.firstChunk().getBytes()));
+        } catch (RuntimeException e) {
+            stream.cancel();
+            decide(responseTransform(stream.status(), e), null);
+            return;
+        }
+        committedStream = stream;
+        translator = frames;
+        response.setStatusCode(stream.status());
+        copyHeaders(stream.headers(), response, "text/event-stream");
+        response.putHeader("content-type", "text/event-stream");
+        response.putHeader("cache-control", "no-cache");
+        response.setChunked(true);
+        firstByteSent();
+        if (!first.isEmpty()) {
+            response.write(first);
+        }
+        stream.start(
+                chunk -> {
+                    String out;
+                    try {
+                        out = StreamTranslator.wire(frames.feed(chunk.getBytes()));
+                    } catch (RuntimeException e) {
+                        translationFailed(stream, e);
+                        return;
+                    }
+                    if (!out.isEmpty()) {
+                        response.write(out);
+                    }
+                    if (response.writeQueueFull()) {
+                        stream.pause();
+                        response.drainHandler(ignored -> stream.resume());
+                    }
+                },
+                this::streamEnded);
+    }
+
+    /** An upstream frame the bridge cannot read after the client has bytes: recorded, not retried. */
+    private void translationFailed(UpstreamStream stream, RuntimeException e) {
+        stream.cancel();
+        if (clientGone || settled) {
+            return;
+        }
+        response.end();
+        Verdict verdict = masked(responseTransform(stream.status(), e));
+        service.metrics.attempt(request.protocol(), outcomeLabel(verdict));
+        record(verdict);
+        settle(stream.status(), failureLabel(verdict), false, TokenUsage.fromBody(stream.textSoFar()), false);
+    }
+
+    /**
+     * After the first chunk a failure is only recorded, never retried: the client has the bytes.
+     * The verdict is the upstream stream's own (its terminal marker, its failure frames), bridged or
+     * not.
+     */
     private void streamEnded(UpstreamOutcome outcome) {
         if (clientGone) {
             return;
         }
+        Verdict transformFailure = null;
+        if (translator != null) {
+            try {
+                String tail = StreamTranslator.wire(translator.finish());
+                if (!tail.isEmpty()) {
+                    response.write(tail);
+                }
+            } catch (RuntimeException e) {
+                transformFailure = responseTransform(outcome.status(), e);
+            }
+        }
         response.end();
-        Verdict verdict = masked(OutcomeClassifier.classify(outcome, echo));
+        Verdict classified = OutcomeClassifier.classify(outcome, echo);
+        Verdict verdict = masked(
+                transformFailure != null && classified instanceof Verdict.Success ? transformFailure : classified);
         service.metrics.attempt(request.protocol(), outcomeLabel(verdict));
         record(verdict);
         boolean success = verdict instanceof Verdict.Success;
@@ -342,13 +553,13 @@ final class RequestExchange {
                 "api_error");
     }
 
-    private void refuse(ReasonCode code, String message, Instant earliestRecovery) {
+    private void refuse(ReasonCode code, int status, String message, Instant earliestRecovery) {
         if (earliestRecovery != null) {
             long seconds =
                     Duration.between(service.clock.instant(), earliestRecovery).toMillis();
             response.putHeader("retry-after", Long.toString(Math.max(1, (seconds + 999) / 1000)));
         }
-        sendError(code.httpStatus(), code.wire(), message, code.errorType());
+        sendError(status, code.wire(), message, code.errorType());
     }
 
     private void sendError(int status, String code, String message, String type) {

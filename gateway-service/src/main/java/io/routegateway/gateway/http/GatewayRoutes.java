@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.access.AccessDecision;
+import io.routegateway.core.bridge.BridgePlan;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.forward.RequestedModel;
@@ -65,6 +66,8 @@ public class GatewayRoutes {
     static final String INVALID_MODEL = "invalid_model";
     static final String MODEL_REQUIRED = "model_required";
     static final String REQUEST_BODY_TIMEOUT = "request_body_timeout";
+    /** A request that must not be converted: {@code native_route_required} rather than a protocol bridge. */
+    public static final String NATIVE_ONLY_HEADER = "x-route-native-only";
     /** The authenticated key of a request, put on its context before the body is read. */
     private static final String KEY = "route.access-key";
     /** The body-read deadline timer of a request. */
@@ -305,16 +308,25 @@ public class GatewayRoutes {
             }
             model = named.model();
         }
+        boolean stream = StreamingPassthrough.clientAskedForStream(protocol, body, geminiStream);
+        BridgePlan bridges = BridgePlan.of(
+                protocol,
+                body,
+                protocol == Protocol.GEMINI ? model : null,
+                stream,
+                model,
+                "true".equalsIgnoreCase(ctx.request().getHeader(NATIVE_ONLY_HEADER)));
         ProxyRequest request = new ProxyRequest(
                 RequestIds.next(),
                 protocol,
                 key,
                 body,
                 model,
-                StreamingPassthrough.clientAskedForStream(protocol, body, geminiStream),
+                stream,
                 StreamingPassthrough.hasCustomTools(protocol, body),
                 ctx.request().headers().entries(),
-                RouteRequest.of(key, protocol, model, body),
+                RouteRequest.of(key, protocol, model, body, bridges),
+                bridges,
                 arrived);
         forwarding.forward(ctx, request);
     }

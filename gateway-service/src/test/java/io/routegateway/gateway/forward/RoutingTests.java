@@ -1,5 +1,6 @@
 package io.routegateway.gateway.forward;
 
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.List;
@@ -153,7 +154,7 @@ class RoutingTests extends GatewayTestBase {
     }
 
     @Test
-    void onlyCredentialsThatServeTheProtocolNativelyAreUsed() {
+    void nativeCredentialsServeTheirOwnProtocols() {
         String claude = Pool.uid("claude");
         String relay = Pool.uid("relay");
         String group = Pool.uid("g");
@@ -185,7 +186,11 @@ class RoutingTests extends GatewayTestBase {
         assertThat(upstream.hits(claude)).hasSize(10).allMatch(hit -> hit.path().equals("/v1/messages"));
         assertThat(upstream.hits(relay)).hasSize(10).allMatch(hit -> hit.path().equals("/v1/chat/completions"));
 
-        HttpResponse<String> gemini = post("/v1beta/models/m:generateContent", keyId, "{\"contents\":[]}");
+        // no credential speaks Gemini: only a bridge could serve it, which the request refuses
+        HttpResponse<String> gemini = send(request("/v1beta/models/m:generateContent", keyId)
+                .header("x-route-native-only", "true")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"contents\":[]}"))
+                .build());
         assertThat(gemini.statusCode()).isEqualTo(502);
         assertThat(parse(gemini.body()).at("/error/code").asText()).isEqualTo("native_route_required");
     }

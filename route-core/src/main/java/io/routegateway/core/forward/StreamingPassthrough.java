@@ -9,7 +9,8 @@ import io.routegateway.core.model.Protocol;
  * conditions hold:
  *
  * <ol>
- *   <li>no protocol bridge (this gateway has none: every route is native);
+ *   <li>no protocol bridge (a bridged stream is not passed through but translated frame by frame,
+ *       {@link #mayTranslate});
  *   <li>the client asked for a stream;
  *   <li>the upstream status is 2xx (a non-2xx body decides retry classification first);
  *   <li>no custom tools ({@link #hasCustomTools});
@@ -29,6 +30,17 @@ public final class StreamingPassthrough {
     public static boolean mayStream(
             boolean bridged, boolean clientAskedForStream, boolean customTools, CredentialKind kind) {
         return !bridged && clientAskedForStream && !customTools && kind != CredentialKind.OFFICIAL;
+    }
+
+    /**
+     * Whether a bridged stream may be translated frame by frame as it arrives (the upstream stream
+     * opened like a passthrough one, the same failover before its first chunk), rather than read
+     * whole and translated at its end: the client asked for a stream and the account is not an
+     * official one (condition 5, for the same reason). Custom tools never reach a bridge (the
+     * conversion refuses them).
+     */
+    public static boolean mayTranslate(boolean clientAskedForStream, CredentialKind kind) {
+        return clientAskedForStream && kind != CredentialKind.OFFICIAL;
     }
 
     /** Condition 3: only a 2xx response is passed through. */

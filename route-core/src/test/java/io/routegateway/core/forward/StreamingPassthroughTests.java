@@ -28,6 +28,14 @@ class StreamingPassthroughTests {
     }
 
     @Test
+    void aBridgedStreamIsTranslatedFrameByFrameUnlessTheAccountIsOfficial() {
+        assertThat(StreamingPassthrough.mayTranslate(true, CredentialKind.API)).isTrue();
+        assertThat(StreamingPassthrough.mayTranslate(true, CredentialKind.OFFICIAL))
+                .isFalse();
+        assertThat(StreamingPassthrough.mayTranslate(false, CredentialKind.API)).isFalse();
+    }
+
+    @Test
     void eachConditionAloneKeepsTheBufferedPath() {
         assertThat(passthrough(true, true, 200, false, CredentialKind.API))
                 .as("bridge")
