@@ -116,6 +116,9 @@ service_env() {
   echo "STATE_ADMIN_TOKEN=$ADMIN_TOKEN"
   # state-service needs an internal token to start (no recovery-service runs in the bench).
   echo "ROUTE_INTERNAL_TOKEN=bench-internal-token-0123456789abcdef0123"
+  # Local-only state-signing pair (the services' %test pair): state-service signs, the gateways verify.
+  echo "ROUTE_STATE_SIGNING_PRIVATE_KEY=MC4CAQAwBQYDK2VwBCIEIFVRZTuRtIVA3uSyuHMgFsSnICbjZjkhfMUX/cUfYe1P"
+  echo "ROUTE_STATE_SIGNING_PUBLIC_KEYS=k1=MCowBQYDK2VwAyEAxjNvnsJavKodrTFRxNBuceojR4W4BORHWBaUyi3wSng="
   echo "QUARKUS_LOG_LEVEL=WARN"
   echo "QUARKUS_HTTP_HOST=127.0.0.1"
   echo "QUARKUS_MANAGEMENT_HOST=127.0.0.1"

@@ -32,6 +32,14 @@ LOCAL_ADMIN_TOKEN=local-dev-admin-token
 # The internal token state-service presents to recovery-service's API (route.internal-token).
 LOCAL_INTERNAL_TOKEN=local-dev-internal-token-0123456789abcdef
 
+# The Ed25519 pair that signs the state topics (route.state-signing.*): state-service signs with the
+# private half, the gateway applies only records that verify with the public half. A local-only pair,
+# the services' %dev pair, so `../mvnw quarkus:dev` and this script can share the broker. Generate one
+# for a real deployment as docs/security.md shows.
+LOCAL_SIGNING_KEY_ID=k1
+LOCAL_SIGNING_PRIVATE_KEY=MC4CAQAwBQYDK2VwBCIEIFP5ysLqmRA+LoOntuNJ43IrP5Ybd1UWDYfWAhoWj2RE
+LOCAL_SIGNING_PUBLIC_KEY=MCowBQYDK2VwAyEAZb/GdEp9qz4J+p2EfK1eQsUnGoiRCSiqJDJAdpib7KY=
+
 # ---- PostgreSQL -------------------------------------------------------------------------------
 
 start_postgres() { "$ROOT_DIR/deploy/local/postgres.sh"; }
@@ -129,10 +137,15 @@ service_env() {
   echo "QUARKUS_MANAGEMENT_HOST=127.0.0.1"
   case $name in
     state-service)
+      echo "ROUTE_STATE_SIGNING_PRIVATE_KEY=$LOCAL_SIGNING_PRIVATE_KEY"
+      echo "ROUTE_STATE_SIGNING_KEY_ID=$LOCAL_SIGNING_KEY_ID"
       echo "STATE_ADMIN_TOKEN=$LOCAL_ADMIN_TOKEN"
       echo "ROUTE_INTERNAL_TOKEN=$LOCAL_INTERNAL_TOKEN"
       echo "QUARKUS_DATASOURCE_USERNAME=route"
       echo "QUARKUS_DATASOURCE_PASSWORD=route"
+      ;;
+    gateway-service)
+      echo "ROUTE_STATE_SIGNING_PUBLIC_KEYS=$LOCAL_SIGNING_KEY_ID=$LOCAL_SIGNING_PUBLIC_KEY"
       ;;
     recovery-service)
       echo "ROUTE_INTERNAL_TOKEN=$LOCAL_INTERNAL_TOKEN"

@@ -1,3 +1,4 @@
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.List;
@@ -5,6 +6,8 @@ import java.util.Map;
 
 import io.routegateway.core.access.AccessKeys;
 import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.crypto.StateSignature;
+import io.routegateway.core.crypto.StateSigner;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
@@ -18,6 +21,8 @@ import io.routegateway.core.policy.FailurePolicy;
 import io.routegateway.core.state.AccountState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Seeds one group, one credential pointing at the mock upstream and one key: java Seed.java bootstrap base-url key. */
@@ -27,19 +32,27 @@ public class Seed {
         String baseUrl = args[1];
         String plaintext = args[2];
         SecretBox box = SecretBox.fromBase64Key(System.getenv("ROUTE_SECRET_ENCRYPTION_KEY"), new SecureRandom());
+        StateSigner signer = StateSigner.fromBase64Pkcs8("k1", System.getenv("ROUTE_STATE_SIGNING_PRIVATE_KEY"));
         long version = System.currentTimeMillis();
         Instant now = Instant.now();
         CredentialSnapshot credential = new CredentialSnapshot("load-c", version, "load", Platform.OPENAI, CredentialKind.API,
-                baseUrl, box.seal("load-c", "sk-load"), List.of(new ModelMapping("m", "m")), FailurePolicy.DEFAULTS, true,
+                baseUrl, box.seal(new SecretBox.Binding("load-c", Platform.OPENAI.wire(), baseUrl), "sk-load"), List.of(new ModelMapping("m", "m")), FailurePolicy.DEFAULTS, true,
                 false, true, 0, WeightMode.AUTO, 50, null, List.of("load-g"), AccountState.HEALTHY, List.of(), now);
         GroupSnapshot group = new GroupSnapshot("load-g", version, "load", true, WeightMode.AUTO, 0, List.of(), false, now);
         AccessKeySnapshot key = new AccessKeySnapshot("load-k", version, "load", AccessKeys.hash(plaintext), "rk-", true, null,
                 List.of(), List.of(), List.of("load-g"), now);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of("bootstrap.servers", bootstrap), new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>(Topics.GROUPS, "load-g", Json.MAPPER.writeValueAsString(group))).get();
-            producer.send(new ProducerRecord<>(Topics.CREDENTIAL_STATE, "load-c", Json.MAPPER.writeValueAsString(credential))).get();
-            producer.send(new ProducerRecord<>(Topics.ACCESS_KEYS, "load-k", Json.MAPPER.writeValueAsString(key))).get();
+            producer.send(signed(signer, Topics.GROUPS, "load-g", Json.MAPPER.writeValueAsString(group))).get();
+            producer.send(signed(signer, Topics.CREDENTIAL_STATE, "load-c", Json.MAPPER.writeValueAsString(credential))).get();
+            producer.send(signed(signer, Topics.ACCESS_KEYS, "load-k", Json.MAPPER.writeValueAsString(key))).get();
         }
+    }
+
+    /** Signed as state-service signs, so the gateway applies it. */
+    static ProducerRecord<String, String> signed(StateSigner signer, String topic, String key, String value) {
+        return new ProducerRecord<>(topic, null, key, value, List.<Header>of(
+                new RecordHeader(StateSignature.KEY_ID_HEADER, signer.keyId().getBytes(StandardCharsets.UTF_8)),
+                new RecordHeader(StateSignature.SIGNATURE_HEADER, signer.sign(topic, key, value).getBytes(StandardCharsets.UTF_8))));
     }
 }

@@ -12,6 +12,9 @@ bootstrap="$1"
 duration="${2:-15s}"
 rounds="${3:-3}"
 export ROUTE_SECRET_ENCRYPTION_KEY="${ROUTE_SECRET_ENCRYPTION_KEY:-sDs8+xrgdjb1YeT1e7CxfOuCBybLeoNiShX0VxEUdcY=}"
+# The %test state-signing pair: Seed signs with the private half, the gateway verifies with the public one.
+export ROUTE_STATE_SIGNING_PRIVATE_KEY="${ROUTE_STATE_SIGNING_PRIVATE_KEY:-MC4CAQAwBQYDK2VwBCIEIFVRZTuRtIVA3uSyuHMgFsSnICbjZjkhfMUX/cUfYe1P}"
+export ROUTE_STATE_SIGNING_PUBLIC_KEYS="${ROUTE_STATE_SIGNING_PUBLIC_KEYS:-k1=MCowBQYDK2VwAyEAxjNvnsJavKodrTFRxNBuceojR4W4BORHWBaUyi3wSng=}"
 export LOAD_KEY="rk-load-$RANDOM$RANDOM"
 
 node "$here/mock-upstream.js" 18801 & mock=$!

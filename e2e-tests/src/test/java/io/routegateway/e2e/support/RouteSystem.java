@@ -37,6 +37,11 @@ public final class RouteSystem implements AutoCloseable {
     public static final String ADMIN_TOKEN = "e2e-admin-token-0123456789";
     /** The internal token state-service presents to recovery-service (route.internal-token). */
     public static final String INTERNAL_TOKEN = "e2e-internal-token-0123456789abcdef01";
+    /** The state-topic signing pair (route.state-signing.*): state-service signs, the gateways verify. */
+    public static final String SIGNING_KEY_ID = "e2e";
+
+    public static final String SIGNING_PRIVATE_KEY = "MC4CAQAwBQYDK2VwBCIEIFVRZTuRtIVA3uSyuHMgFsSnICbjZjkhfMUX/cUfYe1P";
+    public static final String SIGNING_PUBLIC_KEY = "MCowBQYDK2VwAyEAxjNvnsJavKodrTFRxNBuceojR4W4BORHWBaUyi3wSng=";
     /** Recovery ticks every 2 s instead of 30 s, so recovery shows within a test. */
     public static final int RECOVERY_TICK_SECONDS = 2;
 
@@ -259,12 +264,15 @@ public final class RouteSystem implements AutoCloseable {
         env.putAll(databaseSettings);
         env.put("STATE_ADMIN_TOKEN", ADMIN_TOKEN);
         env.put("ROUTE_INTERNAL_TOKEN", INTERNAL_TOKEN);
+        env.put("ROUTE_STATE_SIGNING_PRIVATE_KEY", SIGNING_PRIVATE_KEY);
+        env.put("ROUTE_STATE_SIGNING_KEY_ID", SIGNING_KEY_ID);
         env.put("STATE_RECOVERY_URL", "http://127.0.0.1:" + recoveryPort);
         return env;
     }
 
     private Map<String, String> gatewayEnvironment() {
         Map<String, String> env = common();
+        env.put("ROUTE_STATE_SIGNING_PUBLIC_KEYS", SIGNING_KEY_ID + "=" + SIGNING_PUBLIC_KEY);
         env.put("GATEWAY_UPSTREAM_CONNECT_TIMEOUT", "5s");
         env.put("GATEWAY_UPSTREAM_READ_GAP_TIMEOUT", "5s");
         // FrontDoorIT sends a body that never ends: a shorter body-read deadline than the 60 s default

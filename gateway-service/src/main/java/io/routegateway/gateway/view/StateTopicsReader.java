@@ -1,5 +1,6 @@
 package io.routegateway.gateway.view;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,6 +9,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +24,8 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
+import io.routegateway.core.crypto.StateSignature;
+import io.routegateway.core.crypto.StateVerifier;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
@@ -38,6 +42,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
@@ -53,8 +58,11 @@ import org.jboss.logging.Logger;
  * follows the topics live; partitions added later are picked up every {@code
  * gateway.view.partition-refresh}.
  *
- * <p>Rules: versions only move forward (an older or equal version is ignored), a null value
- * (tombstone) removes the entry. A record that cannot be read (not the topic's JSON), names no
+ * <p>Rules: only records signed by state-service are applied ({@link StateVerifier}: the signature
+ * headers must verify against a configured public key over topic, key and value; tombstones
+ * included), so a producer without state-service's key cannot change routing; anything else is
+ * skipped with reason {@value #SIGNATURE}. Versions only move forward (an older or equal version is
+ * ignored), a null value (tombstone) removes the entry. A record that cannot be read (not the topic's JSON), names no
  * entry (no key, no id) or cannot be applied to the view is logged, counted in {@code
  * gateway_view_records_skipped_total{topic,reason}} and skipped: one bad record never stops the
  * view, holds readiness down or is read again in a restart loop. A batch that adds or
@@ -77,10 +85,13 @@ public class StateTopicsReader {
     static final String UNREADABLE = "unreadable";
     /** Skip reason: the record names no entry (no key on a tombstone, no id in the snapshot). */
     static final String NO_ID = "no_id";
+    /** Skip reason: the signature headers are missing, name an unknown key, or do not verify. */
+    static final String SIGNATURE = "signature";
     /** Skip reason: the snapshot was read but applying it to the view failed. */
     static final String UNAPPLICABLE = "unapplicable";
 
     private final PoolViewHolder holder;
+    private final StateVerifier verifier;
     private final Clock clock;
     private final Map<String, Object> kafkaConfig;
     private final Duration partitionRefresh;
@@ -105,8 +116,10 @@ public class StateTopicsReader {
             Clock clock,
             @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
             GatewayConfig config,
+            StateVerifier verifier,
             MeterRegistry registry) {
         this.holder = holder;
+        this.verifier = verifier;
         this.registry = registry;
         this.clock = clock;
         this.kafkaConfig = kafkaConfig;
@@ -172,7 +185,7 @@ public class StateTopicsReader {
         return lastCurrentMillis.get();
     }
 
-    /** Records skipped because they could not be read or applied, over all topics and reasons. */
+    /** Records skipped (unsigned, unreadable or not applicable), over all topics and reasons. */
     public long skippedRecords() {
         return skippedRecords.get();
     }
@@ -275,6 +288,19 @@ public class StateTopicsReader {
         Set<String> removedCredentials = new HashSet<>();
         List<Object> others = new ArrayList<>();
         for (ConsumerRecord<String, String> record : records) {
+            StateVerifier.Result signature = verifier.verify(
+                    record.topic(),
+                    record.key(),
+                    record.value(),
+                    header(record, StateSignature.KEY_ID_HEADER),
+                    header(record, StateSignature.SIGNATURE_HEADER));
+            if (signature != StateVerifier.Result.VALID) {
+                skip(
+                        record.topic(),
+                        SIGNATURE,
+                        where(record) + ": " + signature.name().toLowerCase(Locale.ROOT));
+                continue;
+            }
             String problem;
             try {
                 problem = read(record, credentials, removedCredentials, others);
@@ -368,12 +394,18 @@ public class StateTopicsReader {
                 .computeIfAbsent(
                         topic + '|' + reason,
                         ignored -> Counter.builder("gateway.view.records.skipped")
-                                .description("State-topic records skipped because they could not be read or applied")
+                                .description(
+                                        "State-topic records skipped: not validly signed, unreadable, or not applicable to the view")
                                 .tag("topic", topic)
                                 .tag("reason", reason)
                                 .register(registry))
                 .increment();
         LOG.warnf("Skipped a %s record (%s): %s", topic, reason, detail);
+    }
+
+    private static String header(ConsumerRecord<String, String> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 
     private static String where(ConsumerRecord<String, String> record) {

@@ -125,7 +125,7 @@ public final class Pool {
                     platform,
                     kind,
                     baseUrl,
-                    box.seal(id, secretOf(id)),
+                    box.seal(new SecretBox.Binding(id, platform.wire(), baseUrl), secretOf(id)),
                     mappings,
                     policy,
                     enabled,

@@ -1,5 +1,6 @@
 package io.routegateway.gateway.support;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +9,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import io.routegateway.core.crypto.StateSignature;
+import io.routegateway.core.crypto.StateSigner;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
@@ -21,11 +24,22 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Feeds the real state topics and reads the real outcome and usage topics of the test broker. */
+/**
+ * Feeds the real state topics and reads the real outcome and usage topics of the test broker. What
+ * it publishes is signed as state-service signs it, with the %test key pair, unless a test sends a
+ * {@link #forged} record.
+ */
 public final class StateTopics implements AutoCloseable {
+
+    /** The private half of the %test pair (state-service's %test profile holds the same). */
+    public static final String TEST_SIGNING_KEY = "MC4CAQAwBQYDK2VwBCIEIFVRZTuRtIVA3uSyuHMgFsSnICbjZjkhfMUX/cUfYe1P";
+
+    public static final StateSigner SIGNER = StateSigner.fromBase64Pkcs8("k1", TEST_SIGNING_KEY);
 
     private final String bootstrap;
     private final KafkaProducer<String, String> producer;
@@ -58,24 +72,50 @@ public final class StateTopics implements AutoCloseable {
         return send(topic, key, null);
     }
 
-    /** Any value, readable or not, as a producer without state-service's checks could write it. */
+    /** Any value, readable or not, signed: as state-service would publish it were its checks bypassed. */
     public RecordMetadata raw(String topic, String key, String value) {
         return send(topic, key, value);
     }
 
-    private RecordMetadata send(String topic, String key, String value) {
-        try {
-            return producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("could not publish to " + topic, e);
+    /**
+     * A record as a producer without state-service's key writes it: with the given signature headers
+     * (null leaves a header out).
+     */
+    public RecordMetadata forged(String topic, String key, String value, String keyId, String signature) {
+        List<Header> headers = new ArrayList<>();
+        if (keyId != null) {
+            headers.add(new RecordHeader(StateSignature.KEY_ID_HEADER, keyId.getBytes(StandardCharsets.UTF_8)));
         }
+        if (signature != null) {
+            headers.add(new RecordHeader(StateSignature.SIGNATURE_HEADER, signature.getBytes(StandardCharsets.UTF_8)));
+        }
+        return send(new ProducerRecord<>(topic, null, key, value, headers));
     }
 
-    private static String json(Object value) {
+    /** The JSON of a snapshot, as {@link #publish} sends it. */
+    public static String json(Object value) {
         try {
             return Json.MAPPER.writeValueAsString(value);
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    private RecordMetadata send(String topic, String key, String value) {
+        List<Header> headers = List.of(
+                new RecordHeader(StateSignature.KEY_ID_HEADER, SIGNER.keyId().getBytes(StandardCharsets.UTF_8)),
+                new RecordHeader(
+                        StateSignature.SIGNATURE_HEADER,
+                        SIGNER.sign(topic, key, value).getBytes(StandardCharsets.UTF_8)));
+        return send(new ProducerRecord<>(topic, null, key, value, headers));
+    }
+
+    private RecordMetadata send(ProducerRecord<String, String> record) {
+        String topic = record.topic();
+        try {
+            return producer.send(record).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not publish to " + topic, e);
         }
     }
 

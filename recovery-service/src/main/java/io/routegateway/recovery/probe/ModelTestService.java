@@ -155,7 +155,9 @@ public class ModelTestService {
 
     private String openSecret(CredentialRecord credential) {
         try {
-            return secrets.open(credential.id(), credential.encryptedSecret());
+            return secrets.open(
+                    new SecretBox.Binding(credential.id(), credential.platform().wire(), credential.baseUrl()),
+                    credential.encryptedSecret());
         } catch (IllegalArgumentException e) {
             throw new SecretUnreadableException(credential.id());
         }

@@ -95,7 +95,7 @@ public class TestCredentials {
                     spec.platform,
                     spec.kind,
                     spec.baseUrl,
-                    secrets.seal(spec.id, secretOf(spec.id)),
+                    secrets.seal(new SecretBox.Binding(spec.id, spec.platform, spec.baseUrl), secretOf(spec.id)),
                     spec.configJson,
                     spec.status,
                     spec.archived,

@@ -3,7 +3,9 @@ package io.routegateway.core.event;
 import java.time.Instant;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
@@ -56,6 +58,13 @@ public record CredentialSnapshot(
         failurePolicy = failurePolicy == null ? FailurePolicy.DEFAULTS : failurePolicy;
         weightMode = weightMode == null ? WeightMode.AUTO : weightMode;
         account = account == null ? AccountState.HEALTHY : account;
+    }
+
+    /** What {@link #encryptedSecret} is sealed to: it opens only while these fields are unchanged. */
+    @JsonIgnore
+    public SecretBox.Binding secretBinding() {
+        return new SecretBox.Binding(
+                credentialId, platform == null ? "" : platform.wire(), baseUrl == null ? "" : baseUrl);
     }
 
     /** The wire type name, carried as a field so readers can check what they got. */

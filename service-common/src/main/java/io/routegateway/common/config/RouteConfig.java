@@ -20,6 +20,15 @@ public interface RouteConfig {
     String secretEncryptionKey();
 
     /**
+     * Whether secrets sealed in the old {@code v1:} form (bound to the credential id alone, not to
+     * platform and base URL) still open ({@code ROUTE_SECRET_ACCEPT_V1}). Off: state-service
+     * re-seals every v1 value at start-up, so only an upgrade window where a reader may start before
+     * state-service needs it on.
+     */
+    @WithDefault("false")
+    boolean secretAcceptV1();
+
+    /**
      * Bearer token of the internal API between the services ({@code ROUTE_INTERNAL_TOKEN}, at least
      * {@value io.routegateway.common.auth.InternalToken#MIN_LENGTH} characters): recovery-service
      * answers its API only to a caller that presents it, and state-service presents it when it

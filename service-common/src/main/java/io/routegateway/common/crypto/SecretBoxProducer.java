@@ -14,6 +14,6 @@ public class SecretBoxProducer {
     @Produces
     @Singleton
     SecretBox secretBox(RouteConfig config) {
-        return SecretBox.fromBase64Key(config.secretEncryptionKey(), new SecureRandom());
+        return SecretBox.fromBase64Key(config.secretEncryptionKey(), new SecureRandom(), config.secretAcceptV1());
     }
 }

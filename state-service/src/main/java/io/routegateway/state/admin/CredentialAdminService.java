@@ -27,7 +27,9 @@ import io.smallrye.mutiny.Uni;
 /**
  * Credentials: configuration writes (each with its {@code CredentialSnapshot} outbox row in one
  * transaction), archive and purge, and the health timeline. The secret is sealed with {@link
- * SecretBox} under the credential id the moment it arrives and is never returned.
+ * SecretBox} under the credential's binding (id, platform, base URL) the moment it arrives and is
+ * never returned; an update that changes platform or base URL re-seals the stored secret under the
+ * new binding in the same transaction, so it keeps opening for the gateways.
  *
  * <p>{@code DELETE} archives: the credential leaves every pool (archived credentials belong to no
  * group for routing) but keeps its id, configuration, timeline and request history, and can be
@@ -105,7 +107,7 @@ public class CredentialAdminService {
         row.platform = platform.wire();
         row.kind = kind.wire();
         row.baseUrl = Inputs.baseUrl(input.baseUrl());
-        row.encryptedSecret = secretBox.seal(row.id, Inputs.secret(input.secret(), "secret is required"));
+        row.encryptedSecret = secretBox.seal(row.secretBinding(), Inputs.secret(input.secret(), "secret is required"));
         row.configJson = CredentialConfig.write("{}", body, defaultZone());
         row.enabled = input.enabled() == null || input.enabled();
         row.inPool = input.inPool() == null || input.inPool();
@@ -149,6 +151,7 @@ public class CredentialAdminService {
             if (body.has("name")) {
                 row.name = Inputs.name(input.name());
             }
+            SecretBox.Binding sealedUnder = row.secretBinding();
             Platform platform = input.platform() == null ? Platform.fromWire(row.platform) : platform(input.platform());
             CredentialKind kind = input.kind() == null ? CredentialKind.fromWire(row.kind) : kind(input.kind());
             requireCapability(platform, kind);
@@ -159,7 +162,10 @@ public class CredentialAdminService {
             }
             if (body.has("secret")) {
                 row.encryptedSecret = secretBox.seal(
-                        row.id, Inputs.secret(input.secret(), "secret must not be blank; leave it out to keep it"));
+                        row.secretBinding(),
+                        Inputs.secret(input.secret(), "secret must not be blank; leave it out to keep it"));
+            } else if (!row.secretBinding().equals(sealedUnder)) {
+                row.encryptedSecret = resealed(row, sealedUnder);
             }
             if (CredentialConfig.touches(body)) {
                 row.configJson = CredentialConfig.write(row.configJson, body, defaultZone());
@@ -187,6 +193,21 @@ public class CredentialAdminService {
             }
             return groups.flatMap(ok -> outbox.credentialChanged(row)).flatMap(version -> view(row));
         }));
+    }
+
+    /** The stored secret under the row's new binding; refused when it no longer opens (e.g. a replaced key). */
+    private String resealed(CredentialEntity row, SecretBox.Binding sealedUnder) {
+        String secret;
+        try {
+            secret = SecretBox.isV1(row.encryptedSecret)
+                    ? secretBox.openV1(row.id, row.encryptedSecret)
+                    : secretBox.open(sealedUnder, row.encryptedSecret);
+        } catch (IllegalArgumentException e) {
+            throw AdminException.invalid(
+                    AdminCodes.SECRET,
+                    "the stored secret cannot be opened to follow the new platform or base_url; send the secret too");
+        }
+        return secretBox.seal(row.secretBinding(), secret);
     }
 
     /** Archives (default) or purges the credential; see the class comment. */

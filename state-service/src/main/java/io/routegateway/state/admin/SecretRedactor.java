@@ -26,7 +26,9 @@ public class SecretRedactor {
     public UnaryOperator<String> forCredential(CredentialEntity row) {
         String secret;
         try {
-            secret = secretBox.open(row.id, row.encryptedSecret);
+            secret = SecretBox.isV1(row.encryptedSecret)
+                    ? secretBox.openV1(row.id, row.encryptedSecret)
+                    : secretBox.open(row.secretBinding(), row.encryptedSecret);
         } catch (IllegalArgumentException e) {
             return UnaryOperator.identity();
         }

@@ -17,6 +17,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.VertxContextSupport;
+import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.state.repository.AccessKeyEntity;
 import io.routegateway.state.repository.AccessKeyGroupEntity;
 import io.routegateway.state.repository.AccessKeyGroupRepository;
@@ -41,9 +42,14 @@ import org.jboss.logging.Logger;
  * topics alone, even if compaction or retention lost something), then starts the relay. Snapshots
  * keep their current versions, except the runtime settings, whose snapshot takes the next value of
  * their version sequence (same content, higher version: harmless to a reader).
- * Rows are read {@code FOR SHARE}: a concurrent writer's newer snapshot can never be queued before
+ * Rows are read {@code FOR SHARE} (credentials {@code FOR UPDATE}, see below): a concurrent writer's newer snapshot can never be queued before
  * this older one. If the broker or the database is unreachable at start-up, the service still
  * starts and the preparation is retried every 10 s; until then state changes wait in the outbox.
+ *
+ * <p>The same transaction re-seals every secret still in the {@code v1:} form (bound to the
+ * credential id alone) under its {@code v2:} binding (id, platform, base URL), so the snapshots it
+ * queues carry only secrets the gateways open without accepting v1. A v1 value that does not open
+ * (another key) is left as it is and logged by id.
  */
 @ApplicationScoped
 public class StartupRepublisher {
@@ -60,6 +66,7 @@ public class StartupRepublisher {
     private final RuntimeSettingRepository settings;
     private final StateOutbox stateOutbox;
     private final OutboxRelay relay;
+    private final SecretBox secretBox;
     private final Clock clock;
     // deliberately concurrent: set once by start-up or by the retry job
     private final AtomicBoolean prepared = new AtomicBoolean();
@@ -75,6 +82,7 @@ public class StartupRepublisher {
             RuntimeSettingRepository settings,
             StateOutbox stateOutbox,
             OutboxRelay relay,
+            SecretBox secretBox,
             Clock clock) {
         this.topics = topics;
         this.credentials = credentials;
@@ -86,6 +94,7 @@ public class StartupRepublisher {
         this.settings = settings;
         this.stateOutbox = stateOutbox;
         this.relay = relay;
+        this.secretBox = secretBox;
         this.clock = clock;
     }
 
@@ -127,8 +136,9 @@ public class StartupRepublisher {
         Instant now = clock.instant();
         return credentials
                 .findAll()
-                .withLock(LockModeType.PESSIMISTIC_READ)
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
                 .list()
+                .invoke(this::resealV1)
                 .flatMap(credentialRows -> models.listAll()
                         .flatMap(modelRows -> groupCredentials
                                 .listAll()
@@ -151,6 +161,27 @@ public class StartupRepublisher {
                         .flatMap(locked -> settings.current())
                         .flatMap(stateOutbox::settingsChanged)
                         .map(version -> count + 1));
+    }
+
+    /** Re-seals v1 secrets of the managed rows; the transaction writes them. */
+    private void resealV1(List<CredentialEntity> rows) {
+        int resealed = 0;
+        for (CredentialEntity row : rows) {
+            if (!SecretBox.isV1(row.encryptedSecret)) {
+                continue;
+            }
+            try {
+                row.encryptedSecret =
+                        secretBox.seal(row.secretBinding(), secretBox.openV1(row.id, row.encryptedSecret));
+                resealed++;
+            } catch (IllegalArgumentException e) {
+                LOG.warnf(
+                        "The v1 secret of credential %s does not open with the configured key; left as it is", row.id);
+            }
+        }
+        if (resealed > 0) {
+            LOG.infof("Re-sealed %d v1 secrets under their platform and base URL", resealed);
+        }
     }
 
     private Uni<Integer> queueCredentials(

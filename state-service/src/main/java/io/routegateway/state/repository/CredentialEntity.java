@@ -9,6 +9,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import io.routegateway.core.crypto.SecretBox;
 import org.hibernate.annotations.DynamicUpdate;
 
 /**
@@ -37,7 +38,10 @@ public class CredentialEntity extends PanacheEntityBase {
     @Column(name = "base_url", nullable = false)
     public String baseUrl;
 
-    /** SecretBox-sealed, bound to {@link #id}; never the clear-text secret. */
+    /**
+     * SecretBox-sealed, bound to {@link #secretBinding()} (id, platform, base URL); never the
+     * clear-text secret. A change of platform or base URL re-seals it in the same transaction.
+     */
     @Column(name = "encrypted_secret", nullable = false)
     public String encryptedSecret;
 
@@ -119,4 +123,9 @@ public class CredentialEntity extends PanacheEntityBase {
     @Convert(converter = InstantText.class)
     @Column(name = "updated_at", nullable = false)
     public Instant updatedAt;
+
+    /** What {@link #encryptedSecret} is sealed to, as the gateway rebuilds it from the snapshot. */
+    public SecretBox.Binding secretBinding() {
+        return new SecretBox.Binding(id, platform, baseUrl);
+    }
 }

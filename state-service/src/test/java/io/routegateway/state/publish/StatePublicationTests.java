@@ -1,11 +1,17 @@
 package io.routegateway.state.publish;
 
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 import jakarta.inject.Inject;
 
@@ -15,6 +21,8 @@ import io.quarkus.test.junit.QuarkusMock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.access.AccessKeys;
 import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.crypto.StateSignature;
+import io.routegateway.core.crypto.StateVerifier;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialSnapshot;
@@ -26,6 +34,7 @@ import io.routegateway.core.model.Protocol;
 import io.routegateway.state.consume.CredentialEventService;
 import io.routegateway.state.repository.AccessKeyEntity;
 import io.routegateway.state.repository.AccessKeyGroupEntity;
+import io.routegateway.state.repository.CredentialEntity;
 import io.routegateway.state.repository.GroupCredentialEntity;
 import io.routegateway.state.repository.GroupEntity;
 import io.routegateway.state.repository.OutboxEntity;
@@ -37,6 +46,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 
 import static io.routegateway.state.support.OutcomeFixtures.PRIMARY_CONFIG;
@@ -118,7 +128,7 @@ class StatePublicationTests {
                 .singleElement()
                 .satisfies(model -> assertThat(model.status().wire()).isEqualTo("paused"));
         assertThat(last.encryptedSecret()).isEqualTo(credential(id).encryptedSecret);
-        assertThat(secretBox.open(id, last.encryptedSecret())).isEqualTo(secret);
+        assertThat(secretBox.open(last.secretBinding(), last.encryptedSecret())).isEqualTo(secret);
     }
 
     @Test
@@ -216,6 +226,34 @@ class StatePublicationTests {
             assertThat(key.version()).isEqualTo(3);
             assertThat(key.groupIds()).containsExactly(groupId);
             assertThat(key.allowedProtocols()).containsExactly(Protocol.OPENAI_CHAT);
+
+            // every record state-service publishes, on all four topics, is signed over topic, key and value
+            assertSigned(credentialsRecords(credentialId));
+            assertSigned(settings);
+            assertSigned(groups);
+            assertSigned(keys);
+        });
+    }
+
+    @Test
+    void startUpReSealsV1SecretsUnderTheirPlatformAndBaseUrl() throws Exception {
+        String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-v1");
+        String v1 = sealV1(id, "sk-test-v1");
+        inTransaction(() -> CredentialEntity.update("encryptedSecret = ?1 where id = ?2", v1, id));
+
+        inTransaction(() -> republisher.queueEverything());
+        relay.trigger();
+
+        CredentialEntity row = credential(id);
+        assertThat(row.encryptedSecret).startsWith("v2:");
+        assertThat(secretBox.open(row.secretBinding(), row.encryptedSecret)).isEqualTo("sk-test-v1");
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<CredentialSnapshot> snapshots = snapshots(id);
+            assertThat(snapshots).isNotEmpty();
+            CredentialSnapshot last = snapshots.get(snapshots.size() - 1);
+            assertThat(last.encryptedSecret()).isEqualTo(row.encryptedSecret);
+            assertThat(secretBox.open(last.secretBinding(), last.encryptedSecret()))
+                    .isEqualTo("sk-test-v1");
         });
     }
 
@@ -230,6 +268,8 @@ class StatePublicationTests {
             List<ConsumerRecord<String, String>> records = TestKafka.readKey(Topics.CREDENTIAL_STATE, id);
             assertThat(records).isNotEmpty();
             assertThat(records.get(records.size() - 1).value()).isNull();
+            // the tombstone is signed too: a producer without the key cannot delete entries
+            assertSigned(records);
         });
     }
 
@@ -258,6 +298,45 @@ class StatePublicationTests {
                 .toList();
     }
 
+    private static List<ConsumerRecord<String, String>> credentialsRecords(String id) {
+        return TestKafka.readKey(Topics.CREDENTIAL_STATE, id);
+    }
+
+    /** The %test pair's public half, as the gateways' %test profile holds it. */
+    private static final StateVerifier VERIFIER =
+            StateVerifier.fromSpec("k1=MCowBQYDK2VwAyEAxjNvnsJavKodrTFRxNBuceojR4W4BORHWBaUyi3wSng=");
+
+    private static void assertSigned(List<ConsumerRecord<String, String>> records) {
+        assertThat(records)
+                .isNotEmpty()
+                .allSatisfy(record -> assertThat(VERIFIER.verify(
+                                record.topic(),
+                                record.key(),
+                                record.value(),
+                                header(record, StateSignature.KEY_ID_HEADER),
+                                header(record, StateSignature.SIGNATURE_HEADER)))
+                        .as("%s %s", record.topic(), record.key())
+                        .isEqualTo(StateVerifier.Result.VALID));
+    }
+
+    private static String header(ConsumerRecord<String, String> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    /** The v1 form earlier releases stored: the credential id alone as associated data, the %test key. */
+    static String sealV1(String credentialId, String plaintext) throws Exception {
+        byte[] key = Base64.getDecoder().decode("sDs8+xrgdjb1YeT1e7CxfOuCBybLeoNiShX0VxEUdcY=");
+        byte[] nonce = new byte[12];
+        new SecureRandom().nextBytes(nonce);
+        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+        cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(128, nonce));
+        cipher.updateAAD(credentialId.getBytes(StandardCharsets.UTF_8));
+        byte[] sealed = cipher.doFinal(plaintext.getBytes(StandardCharsets.UTF_8));
+        return "v1:" + Base64.getEncoder().encodeToString(nonce) + ":"
+                + Base64.getEncoder().encodeToString(sealed);
+    }
+
     private static List<OutboxEntity> outboxRows(String id) {
         return OutcomeFixtures.inSession(() -> OutboxEntity.<OutboxEntity>list("messageKey", id));
     }
@@ -269,7 +348,7 @@ class StatePublicationTests {
         private final StateTopicSender real;
 
         FlakySender(StateTopicSender real) {
-            super(null);
+            super(null, null);
             this.real = real;
         }
 

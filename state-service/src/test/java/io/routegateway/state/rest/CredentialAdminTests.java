@@ -20,6 +20,7 @@ import static io.routegateway.state.rest.AdminApiFixtures.unique;
 import static io.routegateway.state.support.OutcomeFixtures.inSession;
 import static io.routegateway.state.support.OutcomeFixtures.inTransaction;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -80,7 +81,8 @@ class CredentialAdminTests {
 
         CredentialEntity stored = row(id);
         assertThat(stored.encryptedSecret).doesNotContain(secret);
-        assertThat(secretBox.open(id, stored.encryptedSecret)).isEqualTo(secret);
+        assertThat(secretBox.open(stored.secretBinding(), stored.encryptedSecret))
+                .isEqualTo(secret);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -156,7 +158,51 @@ class CredentialAdminTests {
                 .patch("/admin/v1/credentials/" + id)
                 .then()
                 .statusCode(200);
-        assertThat(secretBox.open(id, row(id).encryptedSecret)).isEqualTo("sk-rotated-secret-000000");
+        assertThat(secretBox.open(row(id).secretBinding(), row(id).encryptedSecret))
+                .isEqualTo("sk-rotated-secret-000000");
+    }
+
+    @Test
+    void changingBaseUrlOrPlatformReSealsTheSecretUnderTheNewBinding() {
+        String id = createCredential(unique("cred"), "sk-bound-secret-000000", Map.of());
+        CredentialEntity before = row(id);
+
+        admin().body(Map.of("base_url", "https://other-relay.example.test/v1"))
+                .patch("/admin/v1/credentials/" + id)
+                .then()
+                .statusCode(200);
+        CredentialEntity moved = row(id);
+        assertThat(moved.encryptedSecret).isNotEqualTo(before.encryptedSecret);
+        assertThat(secretBox.open(moved.secretBinding(), moved.encryptedSecret)).isEqualTo("sk-bound-secret-000000");
+        // the old sealed value no longer opens where the credential now points
+        assertThatThrownBy(() -> secretBox.open(moved.secretBinding(), before.encryptedSecret))
+                .isInstanceOf(IllegalArgumentException.class);
+
+        admin().body(Map.of("platform", "grok"))
+                .patch("/admin/v1/credentials/" + id)
+                .then()
+                .statusCode(200);
+        CredentialEntity replatformed = row(id);
+        assertThat(replatformed.platform).isEqualTo("grok");
+        assertThat(secretBox.open(replatformed.secretBinding(), replatformed.encryptedSecret))
+                .isEqualTo("sk-bound-secret-000000");
+    }
+
+    @Test
+    void aBaseUrlEditedOutsideTheAdminApiOrASecretMovedToAnotherCredentialDoesNotOpen() {
+        String id = createCredential(unique("cred"), "sk-edited-secret-000000", Map.of());
+        String other = createCredential(unique("cred"), "sk-other-secret-000000", Map.of());
+        String sealed = row(id).encryptedSecret;
+
+        inTransaction(() -> CredentialEntity.update("baseUrl = ?1 where id = ?2", "https://attacker.example/v1", id));
+        CredentialEntity edited = row(id);
+        assertThatThrownBy(() -> secretBox.open(edited.secretBinding(), edited.encryptedSecret))
+                .isInstanceOf(IllegalArgumentException.class);
+
+        inTransaction(() -> CredentialEntity.update("encryptedSecret = ?1 where id = ?2", sealed, other));
+        CredentialEntity moved = row(other);
+        assertThatThrownBy(() -> secretBox.open(moved.secretBinding(), moved.encryptedSecret))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

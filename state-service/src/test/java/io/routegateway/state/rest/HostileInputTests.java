@@ -376,7 +376,8 @@ class HostileInputTests {
         assertThat(snapshot.modelMappings()).hasSize(Inputs.MAX_MAPPINGS);
         assertThat(snapshot.groupIds()).hasSize(Inputs.MAX_GROUP_IDS);
         assertThat(snapshot.baseUrl()).isEqualTo(baseUrl);
-        assertThat(secretBox.open(id, snapshot.encryptedSecret())).isEqualTo(secret);
+        assertThat(secretBox.open(snapshot.secretBinding(), snapshot.encryptedSecret()))
+                .isEqualTo(secret);
         // the worst case documented in docs/state-service.md: well under the producer's 1 MiB
         assertThat(published.serializedValueSize()).isBetween(300_000, 500_000);
         System.out.println("largest accepted credential snapshot: " + published.serializedValueSize() + " bytes");

@@ -54,7 +54,7 @@ public final class OutcomeFixtures {
         row.platform = "openai";
         row.kind = "api";
         row.baseUrl = "https://relay.example.test/v1";
-        row.encryptedSecret = secretBox.seal(id, clearSecret);
+        row.encryptedSecret = secretBox.seal(row.secretBinding(), clearSecret);
         row.configJson = configJson;
         row.createdAt = Instant.parse("2026-01-01T00:00:00Z");
         row.updatedAt = row.createdAt;
