@@ -14,6 +14,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.persistence.LockModeType;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.panache.common.Sort;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.VertxContextSupport;
@@ -134,8 +135,9 @@ public class StartupRepublisher {
 
     Uni<Integer> queueEverything() {
         Instant now = clock.instant();
+        // locked in id order: two replicas starting at once queue behind each other instead of deadlocking
         return credentials
-                .findAll()
+                .findAll(Sort.by("id"))
                 .withLock(LockModeType.PESSIMISTIC_WRITE)
                 .list()
                 .invoke(this::resealV1)

@@ -156,7 +156,7 @@ class SecretExposureTests {
                     .allSatisfy(record -> assertThat(record.value())
                             .doesNotContain(secret)
                             .doesNotContain(rotated)
-                            .contains("\"encrypted_secret\":\"v1:"));
+                            .contains("\"encrypted_secret\":\"v2:"));
         });
         assertThat(logged)
                 .allSatisfy(line -> assertThat(line).doesNotContain(secret).doesNotContain(rotated));
