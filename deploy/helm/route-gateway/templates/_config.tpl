@@ -41,8 +41,8 @@ QUARKUS_DATASOURCE_USERNAME: {{ $v.postgresql.username | quote }}
 QUARKUS_DATASOURCE_JDBC_URL: {{ printf "jdbc:postgresql://%s" (include "route-gateway.postgresqlUrlSuffix" $root) | quote }}
 STATE_RECOVERY_URL: {{ include "route-gateway.recoveryServiceUrl" $root | quote }}
 {{- end }}
-{{- if and (eq .component "state") $v.state.signing.privateKey.existingSecret }}
-ROUTE_STATE_SIGNING_KEY_ID: {{ required "state.signing.keyId is required with state.signing.privateKey" $v.state.signing.keyId | quote }}
+{{- if eq .component "state" }}
+ROUTE_STATE_SIGNING_KEY_ID: {{ required "state.signing.keyId is required" $v.state.signing.keyId | quote }}
 {{- end }}
 {{- if eq .component "gateway" }}
 {{- with $v.gateway.signing.publicKeys }}
@@ -115,18 +115,18 @@ never appears in the pod spec.
 {{- end }}
 {{- if eq .component "state" }}
 {{ include "route-gateway.secretKeyRefEnv" (dict "name" "STATE_ADMIN_TOKEN" "secret" $v.secrets.adminToken.existingSecret "key" $v.secrets.adminToken.key) }}
-{{- with $v.state.signing.privateKey.existingSecret }}
-{{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_STATE_SIGNING_PRIVATE_KEY" "secret" . "key" $v.state.signing.privateKey.key) }}
-{{- end }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_STATE_SIGNING_PRIVATE_KEY" "secret" $v.state.signing.privateKey.existingSecret "key" $v.state.signing.privateKey.key) }}
 {{- end }}
 {{- $publicKeys := $v.gateway.signing }}
-{{- if and (eq .component "gateway") $publicKeys.existingSecret }}
+{{- if and (eq .component "gateway") $publicKeys.publicKeys }}
+{{- /* a plain value: in the ConfigMap (route-gateway.configData) */}}
+{{- else if and (eq .component "gateway") $publicKeys.existingSecret }}
 {{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_STATE_SIGNING_PUBLIC_KEYS" "secret" $publicKeys.existingSecret "key" $publicKeys.key) }}
-{{- else if and (eq .component "gateway") $publicKeys.existingConfigMap }}
+{{- else if eq .component "gateway" }}
 - name: ROUTE_STATE_SIGNING_PUBLIC_KEYS
   valueFrom:
     configMapKeyRef:
-      name: {{ $publicKeys.existingConfigMap | quote }}
+      name: {{ required "gateway.signing: publicKeys, existingSecret or existingConfigMap is required" $publicKeys.existingConfigMap | quote }}
       key: {{ $publicKeys.key | quote }}
 {{- end }}
 {{- if has .component (list "state" "recovery") }}

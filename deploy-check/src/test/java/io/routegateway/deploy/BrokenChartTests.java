@@ -176,6 +176,19 @@ class BrokenChartTests {
     }
 
     @Test
+    void theSigningKeyGivenToTheGatewayIsReported() throws Exception {
+        Path chart = ChartCopies.replace(
+                ChartCopies.copy(tmp),
+                "templates/_config.tpl",
+                "{{- if eq .component \"state\" }}\n{{ include \"route-gateway.secretKeyRefEnv\" (dict \"name\" \"STATE_ADMIN_TOKEN\"",
+                "{{- if true }}\n{{ include \"route-gateway.secretKeyRefEnv\" (dict \"name\" \"STATE_ADMIN_TOKEN\"");
+
+        assertThat(rules(chart).internalAccess())
+                .anyMatch(v -> v.contains("gateway")
+                        && v.contains("gets ROUTE_STATE_SIGNING_PRIVATE_KEY; only state-service signs"));
+    }
+
+    @Test
     void containerPortThatDiffersFromTheServiceIsReported() throws Exception {
         Path chart =
                 ChartCopies.replace(ChartCopies.copy(tmp), "templates/_helpers.tpl", "  port: 8081", "  port: 8090");

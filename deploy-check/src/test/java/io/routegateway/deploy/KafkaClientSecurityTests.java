@@ -296,28 +296,29 @@ class KafkaClientSecurityTests {
     }
 
     @Test
-    void theSigningKeysComeFromSecretsAndReachOnlyTheirService() {
-        ManifestRules rules = render(Map.of(
-                "state.signing.privateKey.existingSecret", "route-state-signing",
-                "state.signing.keyId", "k2",
-                "gateway.signing.existingSecret", "route-state-signing-public"));
+    void bothSigningKeysAreWiredByDefaultEachIntoItsServiceOnly() {
+        ManifestRules rules = Renders.rules(Renders.DEFAULTS);
 
         Deployment state = deployment(rules, "state");
-        assertSecretRef(env(state, "ROUTE_STATE_SIGNING_PRIVATE_KEY"), "route-state-signing", "private-key");
-        assertThat(rules.environment(state)).containsEntry("ROUTE_STATE_SIGNING_KEY_ID", "k2");
-        Deployment gateway = deployment(rules, "gateway");
-        assertSecretRef(env(gateway, "ROUTE_STATE_SIGNING_PUBLIC_KEYS"), "route-state-signing-public", "public-keys");
+        assertSecretRef(env(state, "ROUTE_STATE_SIGNING_PRIVATE_KEY"), "route-gateway-state-signing", "private-key");
+        assertThat(rules.environment(state))
+                .containsEntry("ROUTE_STATE_SIGNING_KEY_ID", "k1")
+                .doesNotContainKey("ROUTE_STATE_SIGNING_PUBLIC_KEYS");
+        EnvVar publicKeys = env(deployment(rules, "gateway"), "ROUTE_STATE_SIGNING_PUBLIC_KEYS");
+        assertThat(publicKeys.getValueFrom().getConfigMapKeyRef().getName())
+                .isEqualTo("route-gateway-state-signing-public");
+        assertThat(publicKeys.getValueFrom().getConfigMapKeyRef().getKey()).isEqualTo("public-keys");
         for (String component : List.of("gateway", "recovery")) {
             assertThat(rules.environment(deployment(rules, component)))
                     .doesNotContainKeys("ROUTE_STATE_SIGNING_PRIVATE_KEY", "ROUTE_STATE_SIGNING_KEY_ID");
         }
         assertThat(rules.environment(deployment(rules, "recovery")))
                 .doesNotContainKey("ROUTE_STATE_SIGNING_PUBLIC_KEYS");
-        assertThat(rules.secrets()).isEmpty();
+        assertThat(rules.internalAccess()).isEmpty();
     }
 
     @Test
-    void thePublicKeysMayBeAPlainValueOrAConfigMapEntry() throws Exception {
+    void thePublicKeysMayBeAPlainValueOrASecretEntry() throws Exception {
         String key = "MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=";
         // A list of two: through a values file, as --set would split it at the comma.
         Path values = Files.createTempFile("signing-", ".yaml");
@@ -325,30 +326,35 @@ class KafkaClientSecurityTests {
         ManifestRules plain =
                 new ManifestRules(StrictManifestReader.read(ChartRenderer.template(RepoPaths.chart(), values)));
         Files.delete(values);
-        Deployment fromConfigMap = deployment(
-                render(Map.of("gateway.signing.existingConfigMap", "route-signing", "gateway.signing.key", "keys")),
-                "gateway");
+        ManifestRules fromSecret = render(Map.of(
+                "gateway.signing.existingSecret", "route-signing-public",
+                "gateway.signing.key", "keys",
+                "state.signing.privateKey.existingSecret", "route-signing",
+                "state.signing.keyId", "k2"));
 
         // A plain value goes into the gateway's ConfigMap like every other non-secret setting.
         assertThat(plain.environment(deployment(plain, "gateway")))
                 .containsEntry("ROUTE_STATE_SIGNING_PUBLIC_KEYS", "k1=" + key + ",k2=" + key);
         assertThat(envNames(deployment(plain, "gateway"))).doesNotContain("ROUTE_STATE_SIGNING_PUBLIC_KEYS");
-        EnvVar configMapRef = env(fromConfigMap, "ROUTE_STATE_SIGNING_PUBLIC_KEYS");
-        assertThat(configMapRef.getValueFrom().getConfigMapKeyRef().getName()).isEqualTo("route-signing");
-        assertThat(configMapRef.getValueFrom().getConfigMapKeyRef().getKey()).isEqualTo("keys");
+        assertSecretRef(
+                env(deployment(fromSecret, "gateway"), "ROUTE_STATE_SIGNING_PUBLIC_KEYS"),
+                "route-signing-public",
+                "keys");
+        Deployment state = deployment(fromSecret, "state");
+        assertSecretRef(env(state, "ROUTE_STATE_SIGNING_PRIVATE_KEY"), "route-signing", "private-key");
+        assertThat(fromSecret.environment(state)).containsEntry("ROUTE_STATE_SIGNING_KEY_ID", "k2");
+        assertThat(fromSecret.all(Renders.services())).isEmpty();
     }
 
     @Test
-    void twoSourcesOfPublicKeysOrAMalformedListAreRejected() {
+    void missingOrConflictingSigningKeysAreRejected() {
         assertRejected(
                 Map.of("gateway.signing.publicKeys", "k1=AAAA", "gateway.signing.existingSecret", "route-signing"),
                 "existingSecret");
-        assertRejected(
-                Map.of(
-                        "gateway.signing.existingConfigMap", "route-signing",
-                        "gateway.signing.existingSecret", "route-signing"),
-                "existingSecret");
+        assertRejected(Map.of("gateway.signing.existingConfigMap", ""), "existingConfigMap");
         assertRejected(Map.of("gateway.signing.publicKeys", "k1 AAAA"), "publicKeys");
+        assertRejected(Map.of("state.signing.privateKey.existingSecret", ""), "existingSecret");
+        assertRejected(Map.of("state.signing.keyId", ""), "keyId");
     }
 
     @Test

@@ -73,6 +73,7 @@ final class ManifestRules {
     static final String RECOVERY = "recovery-service";
     static final String STATE = "state-service";
     static final String INTERNAL_TOKEN_ENV = "ROUTE_INTERNAL_TOKEN";
+    static final String SIGNING_KEY_ENV = "ROUTE_STATE_SIGNING_PRIVATE_KEY";
 
     /** Names that must never carry a literal value. */
     static final Pattern SENSITIVE_NAME =
@@ -366,8 +367,9 @@ final class ManifestRules {
     /**
      * The internal API and the management ports are closed to everyone who does not need them: every ingress rule
      * of recovery-service's API port admits state-service pods only (no rule without peers, no other peer), a rule
-     * that admits a management port admits no other port, and {@value #INTERNAL_TOKEN_ENV} is given to
-     * state-service and recovery-service only, from a secretKeyRef.
+     * that admits a management port admits no other port, {@value #INTERNAL_TOKEN_ENV} is given to
+     * state-service and recovery-service only, from a secretKeyRef, and {@value #SIGNING_KEY_ENV} to state-service
+     * only.
      */
     List<String> internalAccess() {
         List<String> violations = new ArrayList<>();
@@ -432,6 +434,17 @@ final class ManifestRules {
             }
             if (!needsToken && token.isPresent()) {
                 violations.add(describe(deployment) + ": gets " + INTERNAL_TOKEN_ENV + " but does not use it");
+            }
+            // The key that signs the state topics: whoever holds it can change routing.
+            boolean signs = STATE.equals(component);
+            boolean hasSigningKey = containers(deployment).stream()
+                    .flatMap(container -> container.getEnv().stream())
+                    .anyMatch(env -> SIGNING_KEY_ENV.equals(env.getName()));
+            if (signs && !hasSigningKey) {
+                violations.add(describe(deployment) + ": " + SIGNING_KEY_ENV + " is missing");
+            }
+            if (!signs && hasSigningKey) {
+                violations.add(describe(deployment) + ": gets " + SIGNING_KEY_ENV + "; only state-service signs");
             }
         }
         return violations;
