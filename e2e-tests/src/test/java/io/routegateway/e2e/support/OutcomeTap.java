@@ -24,7 +24,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class OutcomeTap {
 
     /** One produced outcome message. */
-    public record Outcome(String credentialId, UUID eventId, String type, String modelKey) {}
+    public record Outcome(
+            String credentialId, UUID eventId, String type, String modelKey, int partition, long offset) {}
 
     private final String bootstrapServers;
 
@@ -92,7 +93,9 @@ public final class OutcomeTap {
                     event.path("type").asText(),
                     event.path("model_key").isTextual()
                             ? event.path("model_key").asText()
-                            : null);
+                            : null,
+                    record.partition(),
+                    record.offset());
         } catch (IOException | IllegalArgumentException e) {
             throw new AssertionError("unreadable outcome at offset " + record.offset() + ": " + e.getMessage(), e);
         }

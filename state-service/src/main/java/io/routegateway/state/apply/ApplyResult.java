@@ -22,8 +22,14 @@ public record ApplyResult(UUID eventId, String credentialId, Kind kind, long sta
         CHANGED,
         /** Applied (and recorded as processed) but nothing stored changed: no new version. */
         UNCHANGED,
-        /** This event id was applied before, or an older success was delivered again: nothing was written. */
+        /** This event id was applied before: nothing was written. */
         DUPLICATE,
+        /**
+         * A success at or before the position of the credential's last applied change, delivered
+         * again (it may have been acknowledged as a no-op without an idempotency row): older than the
+         * stored state, ignored, nothing written.
+         */
+        STALE,
         /**
          * A success read from {@code route.outcomes} that changes nothing stored, acknowledged after
          * one read: no transaction, no idempotency row, nothing written.

@@ -179,11 +179,7 @@ public class CredentialEventService {
                         // without an idempotency row): a change after it is newer, keep it
                         return Uni.createFrom()
                                 .item(new ApplyResult(
-                                        event.eventId(),
-                                        row.id,
-                                        ApplyResult.Kind.DUPLICATE,
-                                        row.stateVersion,
-                                        List.of()));
+                                        event.eventId(), row.id, ApplyResult.Kind.STALE, row.stateVersion, List.of()));
                     }
                     Instant now = clock.instant();
                     // under the row lock: a concurrent redelivery waits here and then finds the id

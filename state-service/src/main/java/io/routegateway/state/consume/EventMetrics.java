@@ -20,6 +20,7 @@ public class EventMetrics {
 
     static final String APPLIED = "state.events.applied";
     static final String DUPLICATE = "state.events.duplicate";
+    static final String STALE = "state.events.stale";
     static final String DEAD_LETTERED = "state.events.dead_lettered";
     static final String APPLY = "state.events.apply";
     static final String USAGE_RECORDS = "state.usage.records";
@@ -31,6 +32,7 @@ public class EventMetrics {
     private final Counter unchanged;
     private final Counter duplicate;
     private final Counter noOp;
+    private final Counter stale;
     private final Timer apply;
     private final Counter usageRecords;
 
@@ -47,6 +49,9 @@ public class EventMetrics {
         this.noOp = Counter.builder(APPLIED)
                 .description("Outcome events applied")
                 .tag("result", "noop")
+                .register(registry);
+        this.stale = Counter.builder(STALE)
+                .description("Successes delivered again after a newer change was applied, ignored")
                 .register(registry);
         this.duplicate = Counter.builder(DUPLICATE)
                 .description("Redelivered outcome events that changed nothing")
@@ -70,6 +75,7 @@ public class EventMetrics {
             case CHANGED -> changed.increment();
             case UNCHANGED -> unchanged.increment();
             case DUPLICATE -> duplicate.increment();
+            case STALE -> stale.increment();
             case NO_OP -> noOp.increment();
         }
     }

@@ -113,7 +113,7 @@ class SuccessFastPathTests {
         ApplyResult replay = OutcomeFixtures.await(
                 () -> service.apply(success, new OutcomePosition(successAt.partition(), successAt.offset())));
 
-        assertThat(replay.kind()).isEqualTo(ApplyResult.Kind.DUPLICATE);
+        assertThat(replay.kind()).isEqualTo(ApplyResult.Kind.STALE);
         CredentialEntity after = credential(id);
         assertThat(after.transientFailureCount)
                 .as("the newer failure survives the older success")
