@@ -54,6 +54,9 @@ GATEWAY_UPSTREAM_READ_GAP_TIMEOUT: {{ $v.gateway.upstream.readGapTimeout | quote
 GATEWAY_REQUEST_MAX_BODY_SIZE: {{ int64 $v.gateway.maxRequestBytes | toString | quote }}
 {{- end }}
 {{- end }}
+{{- if and $v.secrets.acceptV1Secrets (has .component (list "gateway" "recovery")) }}
+ROUTE_SECRET_ACCEPT_V1: "true"
+{{- end }}
 {{- if eq .component "recovery" }}
 RECOVERY_TICK_SECONDS: {{ int64 $v.recovery.tickSeconds | toString | quote }}
 {{- end }}

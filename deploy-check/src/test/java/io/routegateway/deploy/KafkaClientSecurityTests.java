@@ -358,6 +358,25 @@ class KafkaClientSecurityTests {
     }
 
     @Test
+    void acceptingV1SecretsIsAnOptInForTheReadersOnly() {
+        ManifestRules upgrade = render(Map.of("secrets.acceptV1Secrets", true));
+
+        assertThat(upgrade.all(Renders.services())).isEmpty();
+        for (String component : List.of("gateway", "recovery")) {
+            assertThat(upgrade.environment(deployment(upgrade, component)))
+                    .containsEntry("ROUTE_SECRET_ACCEPT_V1", "true");
+            assertThat(Renders.rules(Renders.DEFAULTS)
+                            .environment(deployment(Renders.rules(Renders.DEFAULTS), component)))
+                    .doesNotContainKey("ROUTE_SECRET_ACCEPT_V1");
+        }
+        // The switch is exempt from the sensitive-name rule only as a boolean.
+        assertThat(ManifestRules.sensitive("ROUTE_SECRET_ACCEPT_V1", "true")).isFalse();
+        assertThat(ManifestRules.sensitive("ROUTE_SECRET_ACCEPT_V1", "hunter2")).isTrue();
+        // state-service re-seals v1 secrets itself; it never needs to accept them.
+        assertThat(upgrade.environment(deployment(upgrade, "state"))).doesNotContainKey("ROUTE_SECRET_ACCEPT_V1");
+    }
+
+    @Test
     void theDocumentedAclsNameTheChartsDefaultUsers() throws Exception {
         JsonNode values = new YAMLMapper()
                 .readTree(RepoPaths.chart().resolve("values.yaml").toFile());

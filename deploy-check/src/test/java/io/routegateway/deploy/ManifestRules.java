@@ -79,6 +79,12 @@ final class ManifestRules {
     static final Pattern SENSITIVE_NAME =
             Pattern.compile("(?i).*(PASSWORD|PASSWD|SECRET|TOKEN|JAAS|CREDENTIAL|PRIVATE|API_KEY|ENCRYPTION_KEY).*");
 
+    /**
+     * Names that match {@link #SENSITIVE_NAME} but are boolean switches, not secrets; accepted in plain text only
+     * with the value true or false.
+     */
+    static final Set<String> SECRET_SWITCHES = Set.of("ROUTE_SECRET_ACCEPT_V1");
+
     /** A Kubernetes dependent-variable reference, $(NAME), expanded by the kubelet from earlier variables. */
     static final Pattern VARIABLE_REFERENCE = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
 
@@ -504,7 +510,7 @@ final class ManifestRules {
                 continue;
             }
             configMap.getData().forEach((key, value) -> {
-                if (SENSITIVE_NAME.matcher(key).matches()) {
+                if (sensitive(key, value)) {
                     violations.add(describe(configMap) + ": sensitive key " + key + " in a ConfigMap");
                 }
                 if (value != null && URL_CREDENTIALS.matcher(value).find()) {
@@ -519,7 +525,7 @@ final class ManifestRules {
                         .map(EnvVar::getName)
                         .collect(Collectors.toSet());
                 for (EnvVar env : container.getEnv()) {
-                    if (SENSITIVE_NAME.matcher(env.getName()).matches()
+                    if (sensitive(env.getName(), env.getValue())
                             && !fromSecret(env)
                             && !secretOnlyThroughReferences(env.getValue(), secretVariables)) {
                         violations.add(describe(deployment) + ": " + env.getName()
@@ -533,6 +539,11 @@ final class ManifestRules {
             }
         }
         return violations;
+    }
+
+    static boolean sensitive(String name, String value) {
+        boolean aSwitch = SECRET_SWITCHES.contains(name) && ("true".equals(value) || "false".equals(value));
+        return SENSITIVE_NAME.matcher(name).matches() && !aSwitch;
     }
 
     private static boolean fromSecret(EnvVar env) {
