@@ -75,6 +75,7 @@ export const resources = {
         prefix: '前缀',
         exposedModels: '开放模型',
         affinity: '会话亲和',
+        bridging: '协议转换',
         members: '凭证',
       },
       weightAuto: '自动',
@@ -150,7 +151,14 @@ export const resources = {
         saveFirst: '请先保存凭证',
         configInvalid: '存储的 config_json 不是 JSON 对象：显示的是默认值，配置写入会被拒绝。',
       },
-      group: { new: '新建分组', edit: '编辑分组', effectiveWeight: '有效权重' },
+      group: {
+        new: '新建分组',
+        edit: '编辑分组',
+        effectiveWeight: '有效权重',
+        bridgingNativeFirst: '原生优先',
+        bridgingAny: '原生与转换同等',
+        bridgingNativeOnly: '仅原生',
+      },
       key: {
         new: '新建 AccessKey',
         edit: '编辑 AccessKey',
@@ -293,6 +301,7 @@ export const resources = {
         prefix: 'Prefix',
         exposedModels: 'Exposed models',
         affinity: 'Session affinity',
+        bridging: 'Protocol bridges',
         members: 'Credentials',
       },
       weightAuto: 'auto',
@@ -369,7 +378,14 @@ export const resources = {
         configInvalid:
           'The stored config_json is not a JSON object: defaults are shown and configuration writes are refused.',
       },
-      group: { new: 'New group', edit: 'Edit group', effectiveWeight: 'Effective weight' },
+      group: {
+        new: 'New group',
+        edit: 'Edit group',
+        effectiveWeight: 'Effective weight',
+        bridgingNativeFirst: 'native first',
+        bridgingAny: 'native and bridged alike',
+        bridgingNativeOnly: 'native only',
+      },
       key: {
         new: 'New AccessKey',
         edit: 'Edit AccessKey',

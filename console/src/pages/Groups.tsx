@@ -5,6 +5,8 @@ import { ApiError, api, type CredentialView, type GroupView } from '../api/clien
 import { usePolling } from '../hooks';
 import { showFieldErrors } from './CredentialDrawer';
 
+const BRIDGING = ['native_first', 'any', 'native_only'];
+
 export function GroupsPage() {
   const { t } = useTranslation();
   const groups = usePolling(() => api<GroupView[]>('GET', '/groups'), 5000);
@@ -14,6 +16,9 @@ export function GroupsPage() {
   const [form] = Form.useForm();
   const [error, setError] = useState<string | null>(null);
   const weightMode = Form.useWatch('weight_mode', form);
+  // how credentials of another protocol serve the group's requests (protocol bridges)
+  const bridgingLabel = (value: string | undefined) =>
+    value === 'any' ? t('group.bridgingAny') : value === 'native_only' ? t('group.bridgingNativeOnly') : t('group.bridgingNativeFirst');
 
   const open = (group: GroupView | null) => {
     setError(null);
@@ -21,7 +26,7 @@ export function GroupsPage() {
     form.setFieldsValue(
       group
         ? { ...group }
-        : { enabled: true, weight_mode: 'auto', weight: 100, exposed_models: [], affinity_enabled: false, credential_ids: [] },
+        : { enabled: true, weight_mode: 'auto', weight: 100, exposed_models: [], affinity_enabled: false, bridging: 'native_first', credential_ids: [] },
     );
     setEditing(group);
   };
@@ -34,6 +39,7 @@ export function GroupsPage() {
       weight_mode: values.weight_mode,
       exposed_models: values.exposed_models ?? [],
       affinity_enabled: values.affinity_enabled,
+      bridging: values.bridging,
       credential_ids: values.credential_ids ?? [],
     };
     if (values.weight_mode === 'manual') body.weight = values.weight;
@@ -68,6 +74,7 @@ export function GroupsPage() {
           },
           { title: t('col.exposedModels'), render: (_, g) => (g.exposed_models ?? []).map((m) => <Tag key={m}>{m}</Tag>) },
           { title: t('col.affinity'), render: (_, g) => (g.affinity_enabled ? t('yes') : t('no')) },
+          { title: t('col.bridging'), render: (_, g) => bridgingLabel(g.bridging) },
           { title: t('col.members'), render: (_, g) => (g.credential_ids ?? []).map((id) => <Tag key={id}>{names.get(id) ?? id}</Tag>) },
           {
             title: t('col.actions'),
@@ -121,6 +128,9 @@ export function GroupsPage() {
               </Form.Item>
             )}
           </Space>
+          <Form.Item name="bridging" label={t('col.bridging')}>
+            <Radio.Group options={BRIDGING.map((value) => ({ value, label: bridgingLabel(value) }))} />
+          </Form.Item>
           <Form.Item name="exposed_models" label={t('col.exposedModels')}>
             <Select mode="tags" open={false} tokenSeparators={[',', ' ']} />
           </Form.Item>
