@@ -1,10 +1,13 @@
 package io.routegateway.gateway;
 
+import java.time.Duration;
+
 import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.testsupport.Management;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
@@ -13,12 +16,15 @@ import static org.hamcrest.Matchers.not;
 class HealthTests {
 
     @Test
-    void isReady() {
-        given().when()
-                .get(Management.url("/health/ready"))
-                .then()
-                .statusCode(200)
-                .body("status", is("UP"));
+    void becomesReady() {
+        // ready once the pool view has read the state topics to their end; in the full build those
+        // hold every snapshot the state-service tests published, so catching up takes a moment
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> given().when()
+                        .get(Management.url("/health/ready"))
+                        .then()
+                        .statusCode(200)
+                        .body("status", is("UP")));
     }
 
     @Test
