@@ -19,6 +19,8 @@ import io.routegateway.core.select.RouteRequest;
  * @param clientHeaders the client's headers; only the forwarded ones reach the upstream
  * @param bridges the request's protocol rule, also holding its conversions for bridged credentials
  * @param arrivedNanos {@code System.nanoTime()} at arrival
+ * @param countTokens an Anthropic {@code count_tokens} request: forwarded to a native credential's
+ *     {@code /v1/messages/count_tokens}, estimated locally for a bridged one
  */
 public record ProxyRequest(
         UUID requestId,
@@ -31,4 +33,5 @@ public record ProxyRequest(
         List<Map.Entry<String, String>> clientHeaders,
         RouteRequest route,
         BridgePlan bridges,
-        long arrivedNanos) {}
+        long arrivedNanos,
+        boolean countTokens) {}

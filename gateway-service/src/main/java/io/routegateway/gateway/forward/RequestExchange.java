@@ -73,6 +73,8 @@ final class RequestExchange {
     static final String CLIENT_DISCONNECTED = "client_disconnected";
     static final String INTERNAL_ERROR = "internal_error";
     static final String UPSTREAM_RESPONSE_TOO_LARGE = "upstream_response_too_large";
+    /** Marks a count_tokens answer computed by the gateway rather than by the upstream. */
+    public static final String ESTIMATE_HEADER = "x-route-token-count";
 
     private static final Logger LOG = Logger.getLogger(RequestExchange.class);
 
@@ -176,6 +178,10 @@ final class RequestExchange {
         bridge = selected.bridged() ? Bridge.between(request.protocol(), upstreamProtocol) : null;
         canonical = null;
         converted = null;
+        if (request.countTokens() && bridge != null) {
+            estimateTokens();
+            return;
+        }
         UpstreamRequest upstream;
         try {
             JsonNode body = request.body();
@@ -215,12 +221,17 @@ final class RequestExchange {
                     null);
             return;
         }
+        if (request.countTokens()) {
+            upstream = UpstreamRequests.countTokens(upstream);
+        }
         // what the upstream was sent (the converted body on a bridge) is what it may quote back
         echo = ClientEcho.of(upstream.body(), upstream.url());
-        boolean mayStream = bridge == null
-                ? StreamingPassthrough.mayStream(
-                        false, request.clientStream(), request.customTools(), credential.kind())
-                : StreamingPassthrough.mayTranslate(request.clientStream(), credential.kind());
+        boolean mayStream = request.countTokens()
+                ? false
+                : bridge == null
+                        ? StreamingPassthrough.mayStream(
+                                false, request.clientStream(), request.customTools(), credential.kind())
+                        : StreamingPassthrough.mayTranslate(request.clientStream(), credential.kind());
         Uni<? extends UpstreamResponse> exchange = mayStream
                 ? service.upstream.open(upstream, service.timeouts, service.maxResponseBytes)
                 : service.upstream.exchange(upstream, service.timeouts, false, service.maxResponseBytes);
@@ -394,7 +405,15 @@ final class RequestExchange {
         copyHeaders(complete.headers(), response, "application/json");
         firstByteSent();
         response.end(success ? complete.body() : maskedBody(complete));
-        settle(status, null, success, TokenUsage.fromBody(complete.outcome().body()), false);
+        // a count_tokens answer's input_tokens were counted, not spent
+        settle(
+                status,
+                null,
+                success,
+                request.countTokens()
+                        ? TokenUsage.UNKNOWN
+                        : TokenUsage.fromBody(complete.outcome().body()),
+                false);
     }
 
     /**
@@ -419,6 +438,21 @@ final class RequestExchange {
         firstByteSent();
         response.end(body);
         settle(status, null, success, TokenUsage.fromBody(complete.outcome().body()), false);
+    }
+
+    /**
+     * count_tokens on a credential that does not speak Anthropic Messages: answered here with the
+     * local estimate. No upstream is called, so nothing is recorded for the credential and the
+     * usage record carries no tokens (nothing was spent).
+     */
+    private void estimateTokens() {
+        int tokens = TokenEstimator.inputTokens(request.body());
+        response.setStatusCode(200)
+                .putHeader("content-type", "application/json")
+                .putHeader(ESTIMATE_HEADER, "estimate");
+        firstByteSent();
+        response.end(Json.MAPPER.createObjectNode().put("input_tokens", tokens).toString());
+        settle(200, null, true, TokenUsage.UNKNOWN, false);
     }
 
     /** Streaming passthrough from here on: the first chunk goes to the client now. */

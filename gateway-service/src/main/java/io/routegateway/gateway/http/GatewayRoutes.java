@@ -17,6 +17,7 @@ import io.routegateway.core.access.AccessDecision;
 import io.routegateway.core.bridge.BridgePlan;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.forward.CountTokensRequest;
 import io.routegateway.core.forward.RequestedModel;
 import io.routegateway.core.forward.StreamingPassthrough;
 import io.routegateway.core.forward.UnsupportedOperation;
@@ -61,10 +62,18 @@ import io.vertx.ext.web.handler.SecurityPolicyHandler;
 public class GatewayRoutes {
 
     static final String GEMINI_PATH = "/v1beta/models/([^/:]+):(generateContent|streamGenerateContent)";
+    static final String COUNT_TOKENS_PATH = "/v1/messages/count_tokens";
     static final String INVALID_JSON = "invalid_json";
+    static final String INVALID_REQUEST = "invalid_request";
     static final String REQUEST_TOO_LARGE = "request_too_large";
     static final String INVALID_MODEL = "invalid_model";
     static final String MODEL_REQUIRED = "model_required";
+    static final String MODEL_NOT_FOUND = "model_not_found";
+    /** Longest model id {@code GET /v1/models/{id}} looks up. */
+    static final int MAX_MODEL_ID = 256;
+    /** Longest part of an unknown model id quoted back. */
+    static final int MAX_QUOTED_ID = 100;
+
     static final String REQUEST_BODY_TIMEOUT = "request_body_timeout";
     /** A request that must not be converted: {@code native_route_required} rather than a protocol bridge. */
     public static final String NATIVE_ONLY_HEADER = "x-route-native-only";
@@ -119,12 +128,20 @@ public class GatewayRoutes {
         route(router, "/v1/chat/completions", Protocol.OPENAI_CHAT);
         route(router, "/v1/responses", Protocol.OPENAI_RESPONSES);
         route(router, "/v1/messages", Protocol.ANTHROPIC_MESSAGES);
+        router.post(COUNT_TOKENS_PATH)
+                .handler(new Admission(Protocol.ANTHROPIC_MESSAGES))
+                .handler(bodyHandler())
+                .handler(ctx -> forward(ctx, Protocol.ANTHROPIC_MESSAGES, true))
+                .failureHandler(this::failed);
         router.postWithRegex(GEMINI_PATH)
                 .handler(new Admission(Protocol.GEMINI))
                 .handler(bodyHandler())
-                .handler(ctx -> forward(ctx, Protocol.GEMINI))
+                .handler(ctx -> forward(ctx, Protocol.GEMINI, false))
                 .failureHandler(this::failed);
         router.get("/v1/models").handler(this::models);
+        router.get("/v1/models/:id").handler(this::model);
+        router.get("/v1beta/models").handler(this::geminiModels);
+        router.get("/v1beta/models/:model").handler(this::geminiModel);
         // everything else under the protocols' prefixes is an operation the gateway does not serve
         router.route("/v1/*").handler(this::unsupported);
         router.route("/v1beta/*").handler(this::unsupported);
@@ -156,7 +173,7 @@ public class GatewayRoutes {
         router.post(path)
                 .handler(new Admission(protocol))
                 .handler(bodyHandler())
-                .handler(ctx -> forward(ctx, protocol))
+                .handler(ctx -> forward(ctx, protocol, false))
                 .failureHandler(this::failed);
     }
 
@@ -269,7 +286,7 @@ public class GatewayRoutes {
         }
     }
 
-    private void forward(RoutingContext ctx, Protocol protocol) {
+    private void forward(RoutingContext ctx, Protocol protocol, boolean countTokens) {
         long arrived = System.nanoTime();
         Long timer = ctx.get(BODY_TIMER);
         if (timer != null) {
@@ -308,10 +325,18 @@ public class GatewayRoutes {
             }
             model = named.model();
         }
-        boolean stream = StreamingPassthrough.clientAskedForStream(protocol, body, geminiStream);
+        if (countTokens) {
+            String problem = CountTokensRequest.problem(body);
+            if (problem != null) {
+                error(ctx, key, protocol, 400, INVALID_REQUEST, problem, "invalid_request_error");
+                return;
+            }
+        }
+        boolean stream = !countTokens && StreamingPassthrough.clientAskedForStream(protocol, body, geminiStream);
         BridgePlan bridges = BridgePlan.of(
                 protocol,
-                body,
+                // count_tokens converts nothing: a bridged credential's answer is the local estimate
+                countTokens ? null : body,
                 protocol == Protocol.GEMINI ? model : null,
                 stream,
                 model,
@@ -327,7 +352,8 @@ public class GatewayRoutes {
                 ctx.request().headers().entries(),
                 RouteRequest.of(key, protocol, model, body, bridges),
                 bridges,
-                arrived);
+                arrived,
+                countTokens);
         forwarding.forward(ctx, request);
     }
 
@@ -370,24 +396,8 @@ public class GatewayRoutes {
      * {@code route_pool.model_unavailable}).
      */
     private void models(RoutingContext ctx) {
-        AccessKeySnapshot key = authenticate(ctx.request());
+        AccessKeySnapshot key = listingKey(ctx);
         if (key == null) {
-            refuseKey(ctx, null);
-            return;
-        }
-        Protocol protocol = key.allowedProtocols().isEmpty()
-                ? Protocol.OPENAI_CHAT
-                : key.allowedProtocols().get(0);
-        AccessDecision decision = AccessDecision.decide(key, protocol, null, clock.instant());
-        if (decision instanceof AccessDecision.Refused refused
-                && refused.code() != ReasonCode.MODEL_REQUIRED_BY_FILTER) {
-            sendError(
-                    ctx,
-                    null,
-                    refused.code().httpStatus(),
-                    refused.code().wire(),
-                    refused.message(),
-                    refused.code().errorType());
             return;
         }
         List<String> models = views.pool().modelsFor(key);
@@ -408,6 +418,141 @@ public class GatewayRoutes {
         root.put("first_id", models.isEmpty() ? null : models.get(0));
         root.put("last_id", models.isEmpty() ? null : models.get(models.size() - 1));
         ctx.response().putHeader("content-type", "application/json").end(root.toString());
+    }
+
+    /**
+     * {@code GET /v1/models/{id}}: one model of {@link #models}, OpenAI's shape, when the key can use
+     * it; 404 {@code model_not_found} otherwise. An id no model could have (control characters, over
+     * {@link #MAX_MODEL_ID} characters) is 400 {@code invalid_model}; neither echoes more than
+     * {@link #MAX_QUOTED_ID} characters of it.
+     */
+    private void model(RoutingContext ctx) {
+        if (ctx.pathParam("id") != null && ctx.pathParam("id").indexOf(':') >= 0) {
+            ctx.next(); // a Gemini-style method on a model: operation_unsupported, as before
+            return;
+        }
+        AccessKeySnapshot key = listingKey(ctx);
+        if (key == null) {
+            return;
+        }
+        String id = ctx.pathParam("id");
+        if (id == null
+                || id.isEmpty()
+                || id.length() > MAX_MODEL_ID
+                || id.chars().anyMatch(Character::isISOControl)) {
+            sendError(
+                    ctx,
+                    null,
+                    400,
+                    INVALID_MODEL,
+                    "the model id is not one a model can have (at most " + MAX_MODEL_ID
+                            + " characters, no control characters)",
+                    "invalid_request_error");
+            return;
+        }
+        if (!views.pool().modelsFor(key).contains(id)) {
+            String quoted = id.length() > MAX_QUOTED_ID ? id.substring(0, MAX_QUOTED_ID) + "…" : id;
+            sendError(
+                    ctx,
+                    null,
+                    404,
+                    MODEL_NOT_FOUND,
+                    "the model '" + quoted + "' does not exist or this key cannot use it",
+                    "invalid_request_error");
+            return;
+        }
+        ObjectNode root = Json.MAPPER
+                .createObjectNode()
+                .put("id", id)
+                .put("object", "model")
+                .put("created", 0)
+                .put("owned_by", "route-gateway");
+        ctx.response().putHeader("content-type", "application/json").end(root.toString());
+    }
+
+    /**
+     * Gemini's {@code GET /v1beta/models}: the same models as {@link #models}, in Gemini's list shape
+     * ({@code models[].name} is {@code models/<id>}); no paging, the whole list is one page.
+     */
+    private void geminiModels(RoutingContext ctx) {
+        AccessKeySnapshot key = listingKey(ctx);
+        if (key == null) {
+            return;
+        }
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        ArrayNode list = root.putArray("models");
+        for (String model : views.pool().modelsFor(key)) {
+            list.add(geminiModel(model));
+        }
+        ctx.response().putHeader("content-type", "application/json").end(root.toString());
+    }
+
+    /** Gemini's {@code GET /v1beta/models/{model}}: one model, or 404 in Gemini's error shape. */
+    private void geminiModel(RoutingContext ctx) {
+        String id = ctx.pathParam("model");
+        if (id != null && id.indexOf(':') >= 0) {
+            ctx.next(); // a method on a model (countTokens, a GET of generateContent…): operation_unsupported
+            return;
+        }
+        AccessKeySnapshot key = listingKey(ctx);
+        if (key == null) {
+            return;
+        }
+        boolean usable = id != null
+                && id.length() <= MAX_MODEL_ID
+                && id.chars().noneMatch(Character::isISOControl)
+                && views.pool().modelsFor(key).contains(id);
+        if (!usable) {
+            metrics.request(Protocol.GEMINI, 404, MODEL_NOT_FOUND);
+            ObjectNode error = Json.MAPPER.createObjectNode();
+            error.putObject("error")
+                    .put("code", 404)
+                    .put("message", "the model does not exist or this key cannot use it")
+                    .put("status", "NOT_FOUND");
+            ctx.response()
+                    .setStatusCode(404)
+                    .putHeader("content-type", "application/json")
+                    .end(error.toString());
+            return;
+        }
+        ctx.response()
+                .putHeader("content-type", "application/json")
+                .end(geminiModel(id).toString());
+    }
+
+    private static ObjectNode geminiModel(String model) {
+        ObjectNode node =
+                Json.MAPPER.createObjectNode().put("name", "models/" + model).put("displayName", model);
+        node.putArray("supportedGenerationMethods").add("generateContent").add("streamGenerateContent");
+        return node;
+    }
+
+    /**
+     * The key of a model-listing request, or null once it was refused (unknown key 401; a disabled,
+     * expired or protocol-filtered key as on any request).
+     */
+    private AccessKeySnapshot listingKey(RoutingContext ctx) {
+        AccessKeySnapshot key = authenticate(ctx.request());
+        if (key == null) {
+            refuseKey(ctx, null);
+            return null;
+        }
+        Protocol protocol = key.allowedProtocols().isEmpty()
+                ? Protocol.OPENAI_CHAT
+                : key.allowedProtocols().get(0);
+        AccessDecision decision = AccessDecision.decide(key, protocol, null, clock.instant());
+        if (decision instanceof AccessDecision.Refused refused
+                && refused.code() != ReasonCode.MODEL_REQUIRED_BY_FILTER) {
+            sendError(
+                    ctx,
+                    null,
+                    refused.code().httpStatus(),
+                    refused.code().wire(),
+                    refused.message(),
+                    refused.code().errorType());
+            return null;
+        }
+        return key;
     }
 
     /**

@@ -39,8 +39,8 @@ class UnsupportedOperationTests extends GatewayTestBase {
     }
 
     @Test
-    void anthropicCountTokensIsOperationUnsupportedInTheAnthropicEnvelope() {
-        HttpResponse<String> response = send(request("/v1/messages/count_tokens", keyId)
+    void anthropicBatchesIsOperationUnsupportedInTheAnthropicEnvelope() {
+        HttpResponse<String> response = send(request("/v1/messages/batches", keyId)
                 .header("anthropic-version", "2023-06-01")
                 .POST(HttpRequest.BodyPublishers.ofString(chat("m")))
                 .build());
@@ -52,7 +52,7 @@ class UnsupportedOperationTests extends GatewayTestBase {
         assertThat(body.at("/error/code").asText()).isEqualTo("operation_unsupported");
         assertThat(body.at("/error/message").asText())
                 .contains("does not support this operation")
-                .contains("/v1/messages/count_tokens")
+                .contains("/v1/messages/batches")
                 .contains("POST /v1/messages");
         assertThat(upstream.count(credential)).isZero();
         assertThat(usage(keyId, records -> !records.isEmpty())).singleElement().satisfies(record -> {

@@ -72,6 +72,20 @@ public final class UpstreamRequests {
         return new UpstreamRequest("POST", url(baseUrl, protocol, model, stream), headers, body, stream, model);
     }
 
+    /**
+     * The count_tokens call beside a native Anthropic Messages request: the same headers and body,
+     * posted to {@code /v1/messages/count_tokens}, never a stream.
+     */
+    public static UpstreamRequest countTokens(UpstreamRequest messages) {
+        return new UpstreamRequest(
+                "POST",
+                messages.url() + "/count_tokens",
+                messages.headers(),
+                messages.body(),
+                false,
+                messages.upstreamModel());
+    }
+
     /** The smallest real generation request for a model connectivity test. */
     public static UpstreamRequest modelTest(
             Platform platform, CredentialKind kind, String baseUrl, String secret, String upstreamModel) {

@@ -1,0 +1,30 @@
+package io.routegateway.gateway.forward;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
+import io.routegateway.core.forward.CountTokensRequest;
+
+/**
+ * The local input-token estimate of a count_tokens request that no native upstream answers: the
+ * request's text counted with the o200k_base encoding (jtokkit), plus a small per-message and
+ * per-tool overhead. Anthropic's own tokenizer is not public, so this is an estimate and is labelled
+ * as one ({@code x-route-token-count: estimate}).
+ */
+public final class TokenEstimator {
+
+    /** Special-token text ("<|endoftext|>") in a client's body is counted as ordinary text. */
+    private static final Encoding ENCODING = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+
+    private TokenEstimator() {}
+
+    /** Call only on a body {@link CountTokensRequest#problem} accepts. */
+    public static int inputTokens(JsonNode body) {
+        long tokens = (long) CountTokensRequest.items(body) * CountTokensRequest.PER_ITEM_OVERHEAD;
+        for (String text : CountTokensRequest.texts(body)) {
+            tokens += ENCODING.countTokensOrdinary(text);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, tokens);
+    }
+}
