@@ -12,12 +12,14 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.FluentWait;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -78,13 +80,23 @@ final class Browser implements AutoCloseable {
     }
 
     <T> T await(String what, Function<WebDriver, T> condition) {
-        return new WebDriverWait(driver, WAIT)
+        FluentWait<WebDriver> wait = new WebDriverWait(driver, WAIT)
                 .withMessage(what)
                 .pollingEvery(Duration.ofMillis(200))
                 // the console re-renders every few seconds (live polling): an element read a moment
                 // ago may have been replaced, so a condition is simply evaluated again
-                .ignoring(StaleElementReferenceException.class)
-                .until(condition);
+                .ignoring(StaleElementReferenceException.class);
+        try {
+            return wait.until(condition);
+        } catch (TimeoutException e) {
+            // what the page showed when the wait gave up: a failure in a long suite can then be read
+            String name = screenshot("timeout-" + System.currentTimeMillis());
+            Object text = driver.executeScript("return document.body ? document.body.innerText : ''");
+            String shown = String.valueOf(text);
+            System.out.println("console timeout (" + what + "), screenshot " + name + ", page text:\n"
+                    + shown.substring(0, Math.min(shown.length(), 4_000)));
+            throw e;
+        }
     }
 
     /** The first visible element matching, once there is one. */
