@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,15 +17,9 @@ import io.routegateway.core.event.Topics;
 import io.routegateway.e2e.support.EndToEndTest;
 import io.routegateway.e2e.support.GatewayClient;
 import io.routegateway.e2e.support.Http;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import io.routegateway.e2e.support.TopicRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -430,37 +423,12 @@ class HostileAdminIT extends EndToEndTest {
     }
 
     private static KafkaProducer<String, String> producer() {
-        Properties properties = new Properties();
-        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, system.broker().bootstrapServers());
-        properties.put(ProducerConfig.ACKS_CONFIG, "all");
-        return new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer());
+        return TopicRecords.producer(system.broker().bootstrapServers());
     }
 
     /** The values of one key on a topic, from its beginning (no consumer group). */
     private static List<String> readValues(String topic, String key) {
-        Properties properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, system.broker().bootstrapServers());
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        try (KafkaConsumer<String, String> consumer =
-                new KafkaConsumer<>(properties, new StringDeserializer(), new StringDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-                    .map(info -> new TopicPartition(topic, info.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            var end = consumer.endOffsets(partitions);
-            List<String> values = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (System.nanoTime() < deadline
-                    && partitions.stream().anyMatch(partition -> consumer.position(partition) < end.get(partition))) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (key.equals(record.key())) {
-                        values.add(record.value());
-                    }
-                }
-            }
-            return values;
-        }
+        return TopicRecords.values(system.broker().bootstrapServers(), topic, key);
     }
 
     /** Polls state-service's readiness every 250 ms until stopped, counting the checks that were not UP. */

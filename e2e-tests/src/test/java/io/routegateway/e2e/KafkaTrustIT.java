@@ -4,11 +4,10 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -25,17 +24,11 @@ import io.routegateway.e2e.support.Http;
 import io.routegateway.e2e.support.Metrics;
 import io.routegateway.e2e.support.Pool;
 import io.routegateway.e2e.support.RouteSystem;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import io.routegateway.e2e.support.TopicRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -180,37 +173,15 @@ class KafkaTrustIT extends EndToEndTest {
     }
 
     private static KafkaProducer<String, String> producer() {
-        Properties properties = new Properties();
-        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, system.broker().bootstrapServers());
-        properties.put(ProducerConfig.ACKS_CONFIG, "all");
-        return new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer());
+        return TopicRecords.producer(system.broker().bootstrapServers());
     }
 
     /** The newest non-null value of {@code key} on the topic. */
     private static String latestValue(String topic, String key) {
-        Properties properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, system.broker().bootstrapServers());
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        try (KafkaConsumer<String, String> consumer =
-                new KafkaConsumer<>(properties, new StringDeserializer(), new StringDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-                    .map(info -> new TopicPartition(topic, info.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            var end = consumer.endOffsets(partitions);
-            List<String> values = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (System.nanoTime() < deadline
-                    && partitions.stream().anyMatch(partition -> consumer.position(partition) < end.get(partition))) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (key.equals(record.key()) && record.value() != null) {
-                        values.add(record.value());
-                    }
-                }
-            }
-            assertThat(values).as("snapshots of %s on %s", key, topic).isNotEmpty();
-            return values.get(values.size() - 1);
-        }
+        List<String> values = TopicRecords.values(system.broker().bootstrapServers(), topic, key).stream()
+                .filter(Objects::nonNull)
+                .toList();
+        assertThat(values).as("snapshots of %s on %s", key, topic).isNotEmpty();
+        return values.get(values.size() - 1);
     }
 }
