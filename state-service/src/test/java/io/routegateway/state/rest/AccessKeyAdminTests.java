@@ -160,10 +160,14 @@ class AccessKeyAdminTests {
     void everyChangeIsPublishedAsASnapshotCarryingOnlyTheHashAndDeleteAsATombstone() {
         String[] created = createKey(Map.of("name", "published"));
         String id = created[0];
+        // The outbox relay publishes only the newest pending row of a key, so each change waits
+        // for the previous one to reach the topic; otherwise a slow relay legitimately skips it.
+        awaitPublishedCount(id, 1);
         admin().body(Map.of("enabled", false))
                 .patch("/admin/v1/access-keys/" + id)
                 .then()
                 .statusCode(200);
+        awaitPublishedCount(id, 2);
         admin().delete("/admin/v1/access-keys/" + id).then().statusCode(204);
         error(admin().get("/admin/v1/access-keys/" + id).then(), 404, "not_found");
 
@@ -177,5 +181,10 @@ class AccessKeyAdminTests {
             assertThat(records.get(2).value()).isNull();
         });
         admin().get("/admin/v1/access-keys").then().body("id", not(hasItem(id)));
+    }
+
+    private static void awaitPublishedCount(String id, int count) {
+        await().untilAsserted(() ->
+                assertThat(TestKafka.readKey(Topics.ACCESS_KEYS, id)).hasSize(count));
     }
 }
