@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 
 import com.anthropic.client.AnthropicClient;
-import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.JsonValue;
 import com.anthropic.core.http.StreamResponse;
 import com.anthropic.models.messages.ContentBlock;
@@ -22,6 +21,7 @@ import io.routegateway.core.model.Platform;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.Pool;
+import io.routegateway.gateway.support.Sdks;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -66,22 +66,7 @@ class AnthropicSdkBridgeTests extends GatewayTestBase {
     @BeforeEach
     void pool() {
         credential = Pool.uid("relay");
-        String group = Pool.uid("g");
-        String keyId = Pool.uid("k");
-        install(
-                List.of(Pool.credential(credential)
-                        .platform(Platform.OPENAI)
-                        .maps("claude-sonnet-4-5", "gpt-up")
-                        .groups(group)
-                        .build(box)),
-                List.of(Pool.group(group, false)),
-                Pool.key(keyId, List.of(group)));
-        String base = gateway.toString();
-        client = AnthropicOkHttpClient.builder()
-                .apiKey(Pool.plaintext(keyId))
-                .baseUrl(base.endsWith("/") ? base.substring(0, base.length() - 1) : base)
-                .maxRetries(0)
-                .build();
+        client = Sdks.anthropic(gateway, onePlatformPool(credential, Platform.OPENAI, "claude-sonnet-4-5", "gpt-up"));
     }
 
     private static MessageCreateParams.Builder params() {

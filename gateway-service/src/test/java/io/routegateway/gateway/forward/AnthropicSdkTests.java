@@ -3,7 +3,6 @@ package io.routegateway.gateway.forward;
 import java.util.List;
 
 import com.anthropic.client.AnthropicClient;
-import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.http.StreamResponse;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
@@ -13,6 +12,7 @@ import io.routegateway.core.model.Platform;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.Pool;
+import io.routegateway.gateway.support.Sdks;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,22 +50,8 @@ class AnthropicSdkTests extends GatewayTestBase {
     @BeforeEach
     void pool() {
         credential = Pool.uid("claude");
-        String group = Pool.uid("g");
-        String keyId = Pool.uid("k");
-        install(
-                List.of(Pool.credential(credential)
-                        .platform(Platform.CLAUDE)
-                        .maps("claude-sonnet-4-5", "claude-up")
-                        .groups(group)
-                        .build(box)),
-                List.of(Pool.group(group, false)),
-                Pool.key(keyId, List.of(group)));
-        String base = gateway.toString();
-        client = AnthropicOkHttpClient.builder()
-                .apiKey(Pool.plaintext(keyId))
-                .baseUrl(base.endsWith("/") ? base.substring(0, base.length() - 1) : base)
-                .maxRetries(0)
-                .build();
+        client =
+                Sdks.anthropic(gateway, onePlatformPool(credential, Platform.CLAUDE, "claude-sonnet-4-5", "claude-up"));
     }
 
     private static MessageCreateParams params() {

@@ -1,6 +1,5 @@
 package io.routegateway.gateway.forward;
 
-import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,13 +9,13 @@ import com.google.genai.types.FunctionCall;
 import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.GenerateContentConfig;
 import com.google.genai.types.GenerateContentResponse;
-import com.google.genai.types.HttpOptions;
 import com.google.genai.types.Tool;
 import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.model.Platform;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.Pool;
+import io.routegateway.gateway.support.Sdks;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,24 +36,7 @@ class GeminiSdkBridgeTests extends GatewayTestBase {
     @BeforeEach
     void pool() {
         credential = Pool.uid("relay");
-        String group = Pool.uid("g");
-        String keyId = Pool.uid("k");
-        install(
-                List.of(Pool.credential(credential)
-                        .platform(Platform.OPENAI)
-                        .maps("gemini-2.5-flash", "gpt-up")
-                        .groups(group)
-                        .build(box)),
-                List.of(Pool.group(group, false)),
-                Pool.key(keyId, List.of(group)));
-        String base = gateway.toString();
-        client = Client.builder()
-                .apiKey(Pool.plaintext(keyId))
-                .httpOptions(HttpOptions.builder()
-                        .baseUrl(base.endsWith("/") ? base.substring(0, base.length() - 1) : base)
-                        .apiVersion("v1beta")
-                        .build())
-                .build();
+        client = Sdks.gemini(gateway, onePlatformPool(credential, Platform.OPENAI, "gemini-2.5-flash", "gpt-up"));
     }
 
     @Test

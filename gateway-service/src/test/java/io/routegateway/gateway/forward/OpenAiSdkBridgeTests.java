@@ -5,7 +5,6 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
 import com.openai.core.http.StreamResponse;
 import com.openai.models.FunctionDefinition;
@@ -21,6 +20,7 @@ import io.routegateway.core.model.Platform;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.Pool;
+import io.routegateway.gateway.support.Sdks;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -69,12 +69,7 @@ class OpenAiSdkBridgeTests extends GatewayTestBase {
                                 .build(box)),
                 List.of(Pool.group(group, false)),
                 Pool.key(keyId, List.of(group)));
-        String base = gateway.toString();
-        client = OpenAIOkHttpClient.builder()
-                .apiKey(Pool.plaintext(keyId))
-                .baseUrl((base.endsWith("/") ? base : base + "/") + "v1")
-                .maxRetries(0)
-                .build();
+        client = Sdks.openAi(gateway, keyId);
     }
 
     private static ChatCompletionCreateParams.Builder chat() {

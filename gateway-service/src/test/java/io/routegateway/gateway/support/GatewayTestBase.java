@@ -23,6 +23,7 @@ import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
+import io.routegateway.core.model.Platform;
 import io.routegateway.gateway.view.PoolViewHolder;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -93,6 +94,24 @@ public abstract class GatewayTestBase {
             }
             return all;
         });
+    }
+
+    /**
+     * A pool of one credential of {@code platform} that maps {@code model} to {@code upstreamModel},
+     * alone in a fresh group, and a fresh key on that group; returns the key's id.
+     */
+    protected String onePlatformPool(String credential, Platform platform, String model, String upstreamModel) {
+        String group = Pool.uid("g");
+        String keyId = Pool.uid("k");
+        install(
+                List.of(Pool.credential(credential)
+                        .platform(platform)
+                        .maps(model, upstreamModel)
+                        .groups(group)
+                        .build(box)),
+                List.of(Pool.group(group, false)),
+                Pool.key(keyId, List.of(group)));
+        return keyId;
     }
 
     protected HttpResponse<String> post(String path, String keyId, String json) {
