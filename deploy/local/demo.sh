@@ -243,6 +243,22 @@ Or with the OpenAI Python SDK (pip install openai):
   print(client.chat.completions.create(model="gpt-5.6-sol",
         messages=[{"role": "user", "content": "hi"}]).choices[0].message.content)
 
+A bridged agent loop: an Anthropic Messages client against this OpenAI-compatible pool (the gateway
+converts both ways). Offered a tool, the demo upstream calls it (arguments from the tool's schema):
+  curl -s $GATEWAY_URL/v1/messages -H "x-api-key: $key" -H 'anthropic-version: 2023-06-01' \\
+    -H 'Content-Type: application/json' -d '{"model":"claude-sonnet-4-5","max_tokens":256,
+    "messages":[{"role":"user","content":"Weather in Paris?"}],
+    "tools":[{"name":"get_weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}]}'
+  -> "stop_reason":"tool_use" and a tool_use block with "id":"call_demo_1". Send the tool's result,
+  the answer is a final text:
+  curl -s $GATEWAY_URL/v1/messages -H "x-api-key: $key" -H 'anthropic-version: 2023-06-01' \\
+    -H 'Content-Type: application/json' -d '{"model":"claude-sonnet-4-5","max_tokens":256,
+    "messages":[{"role":"user","content":"Weather in Paris?"},
+      {"role":"assistant","content":[{"type":"tool_use","id":"call_demo_1","name":"get_weather","input":{"city":"Paris"}}]},
+      {"role":"user","content":[{"type":"tool_result","tool_use_id":"call_demo_1","content":"18 degrees"}]}],
+    "tools":[{"name":"get_weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}]}'
+  Add "stream":true to either to see it streamed frame by frame.
+
 Try failover:
   1. make demo-account-a answer 429 for upstream-sol:
      curl -X PUT $DEMO_UPSTREAM_URL/_control/accounts/demo-account-a -d '{"mode":"status","status":429,"model":"upstream-sol"}'

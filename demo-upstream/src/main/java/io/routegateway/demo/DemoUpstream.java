@@ -33,7 +33,9 @@ import io.vertx.core.http.HttpServerResponse;
  * GET    /_control/accounts         behaviours and request counts per account and model
  * </pre>
  *
- * Speaks OpenAI Chat Completions and Responses, Anthropic Messages and Gemini, buffered and SSE.
+ * Speaks OpenAI Chat Completions and Responses, Anthropic Messages and Gemini, buffered and SSE. A
+ * healthy account plays an agent's turn ({@link ToolCalls}): offered tools, it calls the first one
+ * (arguments from the tool's schema); given the tool's result, it answers with a final text.
  * Any key is accepted as a healthy account unless it starts with {@code invalid}.
  */
 public final class DemoUpstream {
@@ -211,6 +213,22 @@ public final class DemoUpstream {
                 vertx.setTimer(5, id -> response.reset());
                 return;
             default:
+                ToolCalls.Call call = ToolCalls.callFor(protocol, request);
+                if (call != null) {
+                    if (stream) {
+                        sse(response);
+                        for (String frame : ToolCalls.stream(protocol, model, call)) {
+                            response.write(frame);
+                        }
+                        response.end();
+                    } else {
+                        json(response, 200, ToolCalls.answer(protocol, model, call));
+                    }
+                    return;
+                }
+                if (ToolCalls.endsWithToolResult(protocol, request)) {
+                    text = ToolCalls.afterResult(text);
+                }
                 if (stream) {
                     sse(response);
                     for (String frame : Replies.stream(protocol, model, text)) {
