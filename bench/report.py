@@ -81,6 +81,10 @@ lines = [
     jmh,
     "```",
 ]
+# the protocol-bridge section bench/run.sh wrote (bench/bridges.py), when there is one
+bridges = os.environ.get("BRIDGES_SECTION")
+if bridges and os.path.exists(bridges):
+    lines += ["", open(bridges).read().rstrip()]
 analysis = os.path.join(os.path.dirname(os.path.abspath(__file__)), "analysis.md")
 if os.path.exists(analysis):
     lines += ["", open(analysis).read().rstrip()]

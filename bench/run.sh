@@ -51,6 +51,9 @@ GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:--XX:+UseSerialGC -Xms64m -Xmx256m -Xmn48m
 LAG_WARMUP_SAMPLES=20
 # admin pause/resume pairs that warm state-service's apply -> outbox -> relay path before measuring
 STATE_WARMUP_ACTIONS=1000
+# protocol bridges: sequential requests per scenario and round (bench/bridges.py)
+BRIDGE_REQUESTS=200
+BRIDGE_ROUNDS=3
 PIDS=()
 
 cleanup() {
@@ -172,6 +175,20 @@ seed() {
     \"base_url\":\"http://127.0.0.1:$UPSTREAM_PORT\",\"secret\":\"lag-fallback-secret\",\"model_mappings\":$lag_models,
     \"priority\":1,\"group_ids\":[\"lag\"]}" >/dev/null
   LAG_ACCESS_KEY=$(new_access_key lag lag)
+  # The bridge pools: one group per upstream protocol whose only credential is of a platform that
+  # speaks it (relay: Chat, codex: Responses, claude: Messages, gemini: Gemini); a client of another
+  # protocol reaches it through the bridge, one of its own natively.
+  local upstream platform keys=()
+  for upstream in chat:openai responses:codex anthropic:claude gemini:gemini; do
+    platform=${upstream#*:}
+    upstream=${upstream%%:*}
+    admin POST /groups "{\"id\":\"br-$upstream\",\"name\":\"bridge $upstream\",\"weight_mode\":\"auto\",\"affinity_enabled\":false}" >/dev/null
+    admin POST /credentials "{\"id\":\"br-$upstream\",\"name\":\"bridge $upstream\",\"platform\":\"$platform\",\"kind\":\"api\",
+      \"base_url\":\"http://127.0.0.1:$UPSTREAM_PORT\",\"secret\":\"bridge-upstream-$upstream\",
+      \"model_mappings\":[{\"from\":\"bridge-model\",\"to\":\"bridge-up\"}],\"group_ids\":[\"br-$upstream\"]}" >/dev/null
+    keys+=("\"$upstream\":\"$(new_access_key "bridge-$upstream" "br-$upstream")\"")
+  done
+  BRIDGE_KEYS="{$(IFS=,; echo "${keys[*]}")}"
 }
 
 new_access_key() { # name group -> plaintext key
@@ -288,6 +305,22 @@ main() {
   ttft_direct=$(python3 "$ROOT_DIR/bench/ttft.py" "$UPSTREAM_PORT" bench-upstream-0 1000 stream)
   ttft_gateway=$(python3 "$ROOT_DIR/bench/ttft.py" "$GATEWAY_PORT" "$ACCESS_KEY" 1000 stream)
 
+  log "Protocol bridges: time to first byte and CPU per request, bridged against native"
+  local bridges
+  bridges=$(python3 "$ROOT_DIR/bench/bridges.py" "$GATEWAY_PORT" "$GATEWAY_PID" "$BRIDGE_KEYS" \
+    "$BRIDGE_REQUESTS" "$BRIDGE_ROUNDS" 2>>"$RAW" || echo "not measured, see the raw log $RAW")
+  {
+    echo "## Protocol bridges"
+    echo
+    echo "Per client protocol × upstream protocol, in the same run as the figures above: one keep-alive connection,"
+    echo "$BRIDGE_REQUESTS sequential requests per scenario and round, $BRIDGE_ROUNDS interleaved rounds (medians), the"
+    echo "demo upstream behind a pool of one credential per upstream protocol (\`bench/bridges.py\`). Native: a"
+    echo "client of the upstream's own protocol on the same credential. CPU: the first gateway's threads"
+    echo "(\`/proc/<pid>/task/*/schedstat\`) over the scenario's requests, usage and outcome publishing included."
+    echo
+    echo "$bridges"
+  } >"$BENCH_DIR/bridges.md"
+
   log "Propagation lag between gateway replicas"
   local lag
   # the lag is measured after state-service's apply path has run often enough to be compiled: only
@@ -304,7 +337,7 @@ main() {
   jmh=$("$ROOT_DIR/bench/jmh.sh" 2>>"$RAW" | tail -n 5 || echo "not measured")
 
   local report="$RESULTS_DIR/$stamp.md"
-  python3 "$ROOT_DIR/bench/report.py" "$report" \
+  BRIDGES_SECTION="$BENCH_DIR/bridges.md" python3 "$ROOT_DIR/bench/report.py" "$report" \
     "$(median "${d_json[@]}")" "$(median "${n_json[@]}")" "$(median "${g_json[@]}")" \
     "$(median "${d_sse[@]}")" "$(median "${n_sse[@]}")" "$(median "${g_sse[@]}")" \
     "$lat_direct" "$lat_gateway" "$ttft_direct" "$ttft_gateway" "$rss_max" "$lag" "$jmh" \
