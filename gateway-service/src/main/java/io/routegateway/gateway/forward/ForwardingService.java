@@ -30,6 +30,7 @@ public class ForwardingService {
     final PoolViewHolder views;
     final UpstreamClient upstream;
     final SecretCache secrets;
+    final TokenCounter tokens;
     final LocalOutcomes localOutcomes;
     final OutcomeWindow window;
     final OutcomePublisher outcomes;
@@ -49,6 +50,7 @@ public class ForwardingService {
             PoolViewHolder views,
             UpstreamClient upstream,
             SecretCache secrets,
+            TokenCounter tokens,
             LocalOutcomes localOutcomes,
             OutcomeWindow window,
             OutcomePublisher outcomes,
@@ -60,6 +62,7 @@ public class ForwardingService {
         this.views = views;
         this.upstream = upstream;
         this.secrets = secrets;
+        this.tokens = tokens;
         this.localOutcomes = localOutcomes;
         this.window = window;
         this.outcomes = outcomes;

@@ -18,9 +18,11 @@ import io.routegateway.core.select.RouteRequest;
  * @param customTools the body declares custom tools (keeps the buffered path)
  * @param clientHeaders the client's headers; only the forwarded ones reach the upstream
  * @param bridges the request's protocol rule, also holding its conversions for bridged credentials
+ * @param bodyBytes the body's size in bytes
  * @param arrivedNanos {@code System.nanoTime()} at arrival
- * @param countTokens an Anthropic {@code count_tokens} request: forwarded to a native credential's
- *     {@code /v1/messages/count_tokens}, estimated locally for a bridged one
+ * @param operation what is asked: a generation, Anthropic's {@code count_tokens} (forwarded to a
+ *     native credential's {@code /v1/messages/count_tokens}, estimated locally for a bridged one) or
+ *     OpenAI's embeddings
  */
 public record ProxyRequest(
         UUID requestId,
@@ -33,5 +35,17 @@ public record ProxyRequest(
         List<Map.Entry<String, String>> clientHeaders,
         RouteRequest route,
         BridgePlan bridges,
+        long bodyBytes,
         long arrivedNanos,
-        boolean countTokens) {}
+        Operation operation) {
+
+    /** An Anthropic {@code count_tokens} request. */
+    public boolean countTokens() {
+        return operation == Operation.COUNT_TOKENS;
+    }
+
+    /** An OpenAI embeddings request. */
+    public boolean embeddings() {
+        return operation == Operation.EMBEDDINGS;
+    }
+}

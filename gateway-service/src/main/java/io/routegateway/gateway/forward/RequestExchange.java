@@ -18,6 +18,7 @@ import io.routegateway.common.upstream.UpstreamStream;
 import io.routegateway.core.bridge.Bridge;
 import io.routegateway.core.bridge.BridgeException;
 import io.routegateway.core.bridge.ChatRequest;
+import io.routegateway.core.bridge.Embeddings;
 import io.routegateway.core.bridge.ErrorReply;
 import io.routegateway.core.bridge.RequestConversion;
 import io.routegateway.core.bridge.SseEvent;
@@ -101,6 +102,8 @@ final class RequestExchange {
     private ChatRequest canonical;
     /** The bridged answer for the client, converted before the attempt is decided. */
     private Buffer converted;
+    /** The local input-token estimate behind a bridged embeddings answer, null otherwise. */
+    private Integer estimatedTokens;
     /** Translates the committed bridged stream frame by frame; null on a native stream. */
     private StreamTranslator translator;
 
@@ -178,6 +181,7 @@ final class RequestExchange {
         bridge = selected.bridged() ? Bridge.between(request.protocol(), upstreamProtocol) : null;
         canonical = null;
         converted = null;
+        estimatedTokens = null;
         if (request.countTokens() && bridge != null) {
             estimateTokens();
             return;
@@ -186,26 +190,38 @@ final class RequestExchange {
         try {
             JsonNode body = request.body();
             List<Map.Entry<String, String>> headers = request.clientHeaders();
-            if (bridge != null) {
-                // converted once per upstream protocol while routing; kept in the plan
-                if (!(request.bridges().conversion(upstreamProtocol)
-                        instanceof RequestConversion.Converted conversion)) {
-                    throw new IllegalStateException("the request did not convert");
+            if (request.embeddings()) {
+                upstream = UpstreamRequests.embeddings(
+                        credential.platform(),
+                        credential.kind(),
+                        credential.baseUrl(),
+                        service.secrets.secretOf(credential),
+                        upstreamProtocol,
+                        body,
+                        bridge == null ? headers : bridgedHeaders(headers),
+                        selected.upstreamModel());
+            } else {
+                if (bridge != null) {
+                    // converted once per upstream protocol while routing; kept in the plan
+                    if (!(request.bridges().conversion(upstreamProtocol)
+                            instanceof RequestConversion.Converted conversion)) {
+                        throw new IllegalStateException("the request did not convert");
+                    }
+                    canonical = conversion.request();
+                    body = conversion.body();
+                    headers = bridgedHeaders(headers);
                 }
-                canonical = conversion.request();
-                body = conversion.body();
-                headers = bridgedHeaders(headers);
+                upstream = UpstreamRequests.forward(
+                        credential.platform(),
+                        credential.kind(),
+                        credential.baseUrl(),
+                        service.secrets.secretOf(credential),
+                        upstreamProtocol,
+                        body,
+                        headers,
+                        selected.upstreamModel(),
+                        request.clientStream());
             }
-            upstream = UpstreamRequests.forward(
-                    credential.platform(),
-                    credential.kind(),
-                    credential.baseUrl(),
-                    service.secrets.secretOf(credential),
-                    upstreamProtocol,
-                    body,
-                    headers,
-                    selected.upstreamModel(),
-                    request.clientStream());
         } catch (RuntimeException e) {
             // the secret does not open or the request cannot be built (or converted): the credential
             // is at fault (request_build is account-scoped)
@@ -222,11 +238,11 @@ final class RequestExchange {
             return;
         }
         if (request.countTokens()) {
-            upstream = UpstreamRequests.countTokens(upstream);
+            upstream = UpstreamRequests.countTokens(upstream, request.body());
         }
         // what the upstream was sent (the converted body on a bridge) is what it may quote back
         echo = ClientEcho.of(upstream.body(), upstream.url());
-        boolean mayStream = request.countTokens()
+        boolean mayStream = request.countTokens() || request.embeddings()
                 ? false
                 : bridge == null
                         ? StreamingPassthrough.mayStream(
@@ -277,6 +293,10 @@ final class RequestExchange {
         // the verdict is the upstream's own answer's; only a usable answer is then converted, and
         // an answer the bridge cannot read is a response_transform failure (model scope)
         Verdict verdict = complete.verdict();
+        if (bridge != null && request.embeddings() && verdict instanceof Verdict.Success) {
+            convertEmbeddings(complete);
+            return;
+        }
         if (bridge != null && verdict instanceof Verdict.Success) {
             try {
                 converted = convertBuffered(complete);
@@ -285,6 +305,42 @@ final class RequestExchange {
             }
         }
         decide(verdict, complete);
+    }
+
+    /**
+     * A Gemini embeddings answer in OpenAI's shape. Gemini reports no tokens, so the usage is the
+     * local estimate of the input texts (counted off the event loop when they are large); an
+     * answer that is not one vector per input is a {@code response_transform} failure.
+     */
+    private void convertEmbeddings(UpstreamResponse.Complete complete) {
+        List<String> texts = Embeddings.texts(request.body());
+        service.tokens.count(
+                texts,
+                tokens -> {
+                    if (clientGone) {
+                        return;
+                    }
+                    Verdict verdict = complete.verdict();
+                    try {
+                        JsonNode upstreamBody =
+                                Json.MAPPER.readTree(complete.body().getBytes());
+                        converted = Buffer.buffer(Embeddings.fromGemini(
+                                        upstreamBody,
+                                        texts.size(),
+                                        request.requestedModel(),
+                                        Embeddings.base64(request.body()),
+                                        tokens)
+                                .toString());
+                        estimatedTokens = tokens;
+                    } catch (IOException e) {
+                        verdict = responseTransform(
+                                complete.status(), new BridgeException("upstream response is not JSON"));
+                    } catch (RuntimeException e) {
+                        verdict = responseTransform(complete.status(), e);
+                    }
+                    decide(verdict, complete);
+                },
+                this::onInternalError);
     }
 
     /** The whole bridged answer for the client: one converted document, or a stream translated at once. */
@@ -435,24 +491,44 @@ final class RequestExchange {
         copyHeaders(complete.headers(), response, "application/json");
         response.putHeader(
                 "content-type", success && request.clientStream() ? "text/event-stream" : "application/json");
+        TokenUsage usage = TokenUsage.fromBody(complete.outcome().body());
+        if (success && estimatedTokens != null) {
+            // embeddings through the bridge: the upstream did not count, the gateway estimated
+            response.putHeader(ESTIMATE_HEADER, "estimate");
+            usage = new TokenUsage((long) estimatedTokens, 0L);
+        }
         firstByteSent();
         response.end(body);
-        settle(status, null, success, TokenUsage.fromBody(complete.outcome().body()), false);
+        settle(status, null, success, usage, false);
     }
 
     /**
-     * count_tokens on a credential that does not speak Anthropic Messages: answered here with the
-     * local estimate. No upstream is called, so nothing is recorded for the credential and the
+     * count_tokens (Anthropic) or countTokens (Gemini) on a credential that does not speak the
+     * client's protocol: answered here with the local estimate, in the client protocol's shape. No upstream is called, so nothing is recorded for the credential and the
      * usage record carries no tokens (nothing was spent).
      */
     private void estimateTokens() {
-        int tokens = TokenEstimator.inputTokens(request.body());
-        response.setStatusCode(200)
-                .putHeader("content-type", "application/json")
-                .putHeader(ESTIMATE_HEADER, "estimate");
-        firstByteSent();
-        response.end(Json.MAPPER.createObjectNode().put("input_tokens", tokens).toString());
-        settle(200, null, true, TokenUsage.UNKNOWN, false);
+        boolean gemini = request.protocol() == Protocol.GEMINI;
+        JsonNode body = request.body();
+        // counted off the event loop when the body is large (a string is never longer than its bytes)
+        service.tokens.count(
+                request.bodyBytes(),
+                () -> gemini ? TokenEstimator.geminiInputTokens(body) : TokenEstimator.inputTokens(body),
+                tokens -> {
+                    if (clientGone) {
+                        return;
+                    }
+                    response.setStatusCode(200)
+                            .putHeader("content-type", "application/json")
+                            .putHeader(ESTIMATE_HEADER, "estimate");
+                    firstByteSent();
+                    response.end(Json.MAPPER
+                            .createObjectNode()
+                            .put(gemini ? "totalTokens" : "input_tokens", tokens)
+                            .toString());
+                    settle(200, null, true, TokenUsage.UNKNOWN, false);
+                },
+                this::onInternalError);
     }
 
     /** Streaming passthrough from here on: the first chunk goes to the client now. */

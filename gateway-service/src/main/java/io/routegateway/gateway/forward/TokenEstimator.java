@@ -1,10 +1,13 @@
 package io.routegateway.gateway.forward;
 
+import java.util.List;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
 import io.routegateway.core.forward.CountTokensRequest;
+import io.routegateway.core.forward.GeminiCountTokensRequest;
 
 /**
  * The local input-token estimate of a count_tokens request that no native upstream answers: the
@@ -23,6 +26,22 @@ public final class TokenEstimator {
     public static int inputTokens(JsonNode body) {
         long tokens = (long) CountTokensRequest.items(body) * CountTokensRequest.PER_ITEM_OVERHEAD;
         for (String text : CountTokensRequest.texts(body)) {
+            tokens += ENCODING.countTokensOrdinary(text);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, tokens);
+    }
+
+    /** The estimate of a Gemini countTokens body; call only on one {@link GeminiCountTokensRequest#problem} accepts. */
+    public static int geminiInputTokens(JsonNode body) {
+        long tokens = (long) GeminiCountTokensRequest.items(body) * CountTokensRequest.PER_ITEM_OVERHEAD
+                + count(GeminiCountTokensRequest.texts(body));
+        return (int) Math.min(Integer.MAX_VALUE, tokens);
+    }
+
+    /** The tokens of {@code texts}, counted as ordinary text. */
+    public static int count(List<String> texts) {
+        long tokens = 0;
+        for (String text : texts) {
             tokens += ENCODING.countTokensOrdinary(text);
         }
         return (int) Math.min(Integer.MAX_VALUE, tokens);

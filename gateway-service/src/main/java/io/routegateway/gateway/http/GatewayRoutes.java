@@ -15,9 +15,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.access.AccessDecision;
 import io.routegateway.core.bridge.BridgePlan;
+import io.routegateway.core.bridge.Embeddings;
+import io.routegateway.core.bridge.EmbeddingsRule;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.forward.CountTokensRequest;
+import io.routegateway.core.forward.GeminiCountTokensRequest;
 import io.routegateway.core.forward.RequestedModel;
 import io.routegateway.core.forward.StreamingPassthrough;
 import io.routegateway.core.forward.UnsupportedOperation;
@@ -29,6 +32,7 @@ import io.routegateway.core.upstream.GeminiModels;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.forward.ErrorBodies;
 import io.routegateway.gateway.forward.ForwardingService;
+import io.routegateway.gateway.forward.Operation;
 import io.routegateway.gateway.forward.ProxyRequest;
 import io.routegateway.gateway.forward.RequestIds;
 import io.routegateway.gateway.metrics.GatewayMetrics;
@@ -61,8 +65,9 @@ import io.vertx.ext.web.handler.SecurityPolicyHandler;
 @Singleton
 public class GatewayRoutes {
 
-    static final String GEMINI_PATH = "/v1beta/models/([^/:]+):(generateContent|streamGenerateContent)";
+    static final String GEMINI_PATH = "/v1beta/models/([^/:]+):(generateContent|streamGenerateContent|countTokens)";
     static final String COUNT_TOKENS_PATH = "/v1/messages/count_tokens";
+    static final String EMBEDDINGS_PATH = "/v1/embeddings";
     static final String INVALID_JSON = "invalid_json";
     static final String INVALID_REQUEST = "invalid_request";
     static final String REQUEST_TOO_LARGE = "request_too_large";
@@ -131,12 +136,18 @@ public class GatewayRoutes {
         router.post(COUNT_TOKENS_PATH)
                 .handler(new Admission(Protocol.ANTHROPIC_MESSAGES))
                 .handler(bodyHandler())
-                .handler(ctx -> forward(ctx, Protocol.ANTHROPIC_MESSAGES, true))
+                .handler(ctx -> forward(ctx, Protocol.ANTHROPIC_MESSAGES, Operation.COUNT_TOKENS))
+                .failureHandler(this::failed);
+        // embeddings speak OpenAI's protocol: the key's protocol filter is openai_chat's
+        router.post(EMBEDDINGS_PATH)
+                .handler(new Admission(Protocol.OPENAI_CHAT))
+                .handler(bodyHandler())
+                .handler(ctx -> forward(ctx, Protocol.OPENAI_CHAT, Operation.EMBEDDINGS))
                 .failureHandler(this::failed);
         router.postWithRegex(GEMINI_PATH)
                 .handler(new Admission(Protocol.GEMINI))
                 .handler(bodyHandler())
-                .handler(ctx -> forward(ctx, Protocol.GEMINI, false))
+                .handler(ctx -> forward(ctx, Protocol.GEMINI, Operation.GENERATE))
                 .failureHandler(this::failed);
         router.get("/v1/models").handler(this::models);
         router.get("/v1/models/:id").handler(this::model);
@@ -173,7 +184,7 @@ public class GatewayRoutes {
         router.post(path)
                 .handler(new Admission(protocol))
                 .handler(bodyHandler())
-                .handler(ctx -> forward(ctx, protocol, false))
+                .handler(ctx -> forward(ctx, protocol, Operation.GENERATE))
                 .failureHandler(this::failed);
     }
 
@@ -286,7 +297,8 @@ public class GatewayRoutes {
         }
     }
 
-    private void forward(RoutingContext ctx, Protocol protocol, boolean countTokens) {
+    private void forward(RoutingContext ctx, Protocol protocol, Operation operation) {
+        boolean countTokens = operation == Operation.COUNT_TOKENS;
         long arrived = System.nanoTime();
         Long timer = ctx.get(BODY_TIMER);
         if (timer != null) {
@@ -317,6 +329,10 @@ public class GatewayRoutes {
                 return;
             }
             geminiStream = "streamGenerateContent".equals(ctx.pathParam("param1"));
+            if ("countTokens".equals(ctx.pathParam("param1"))) {
+                operation = Operation.COUNT_TOKENS;
+                countTokens = true;
+            }
         } else {
             RequestedModel requested = RequestedModel.of(body.get("model"));
             if (!(requested instanceof RequestedModel.Named named)) {
@@ -326,11 +342,39 @@ public class GatewayRoutes {
             model = named.model();
         }
         if (countTokens) {
-            String problem = CountTokensRequest.problem(body);
+            String problem = protocol == Protocol.GEMINI
+                    ? GeminiCountTokensRequest.problem(body)
+                    : CountTokensRequest.problem(body);
             if (problem != null) {
                 error(ctx, key, protocol, 400, INVALID_REQUEST, problem, "invalid_request_error");
                 return;
             }
+        }
+        if (operation == Operation.EMBEDDINGS) {
+            String problem = Embeddings.problem(body);
+            if (problem != null) {
+                error(ctx, key, protocol, 400, INVALID_REQUEST, problem, "invalid_request_error");
+                return;
+            }
+            boolean nativeOnly = "true".equalsIgnoreCase(ctx.request().getHeader(NATIVE_ONLY_HEADER));
+            // no affinity: an embedding has no conversation to keep on one credential
+            forwarding.forward(
+                    ctx,
+                    new ProxyRequest(
+                            RequestIds.next(),
+                            protocol,
+                            key,
+                            body,
+                            model,
+                            false,
+                            false,
+                            ctx.request().headers().entries(),
+                            new RouteRequest(key, protocol, model, null, new EmbeddingsRule(body, nativeOnly)),
+                            null,
+                            bytes.length(),
+                            arrived,
+                            operation));
+            return;
         }
         boolean stream = !countTokens && StreamingPassthrough.clientAskedForStream(protocol, body, geminiStream);
         BridgePlan bridges = BridgePlan.of(
@@ -352,8 +396,9 @@ public class GatewayRoutes {
                 ctx.request().headers().entries(),
                 RouteRequest.of(key, protocol, model, body, bridges),
                 bridges,
+                bytes.length(),
                 arrived,
-                countTokens);
+                operation);
         forwarding.forward(ctx, request);
     }
 

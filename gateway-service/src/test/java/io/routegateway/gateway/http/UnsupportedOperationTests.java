@@ -63,10 +63,9 @@ class UnsupportedOperationTests extends GatewayTestBase {
     }
 
     @Test
-    void openAiEmbeddingsAndAServedPathWithAnotherMethodAreOperationUnsupportedInTheOpenAiEnvelope() {
+    void openAiFilesAndAServedPathWithAnotherMethodAreOperationUnsupportedInTheOpenAiEnvelope() {
         for (HttpResponse<String> response : List.of(
-                post("/v1/embeddings", keyId, "{\"model\":\"m\",\"input\":\"hi\"}"),
-                get("/v1/chat/completions", keyId))) {
+                post("/v1/files", keyId, "{\"model\":\"m\",\"input\":\"hi\"}"), get("/v1/chat/completions", keyId))) {
             assertThat(response.statusCode()).isEqualTo(502);
             JsonNode error = parse(response.body()).get("error");
             assertThat(error.get("code").asText()).isEqualTo("operation_unsupported");
@@ -78,8 +77,8 @@ class UnsupportedOperationTests extends GatewayTestBase {
     }
 
     @Test
-    void geminiCountTokensIsOperationUnsupportedInTheGeminiEnvelope() {
-        HttpResponse<String> response = post("/v1beta/models/m:countTokens", keyId, "{\"contents\":[]}");
+    void geminiEmbedContentIsOperationUnsupportedInTheGeminiEnvelope() {
+        HttpResponse<String> response = post("/v1beta/models/m:embedContent", keyId, "{\"content\":{}}");
 
         assertThat(response.statusCode()).isEqualTo(502);
         JsonNode error = parse(response.body()).get("error");
@@ -92,7 +91,7 @@ class UnsupportedOperationTests extends GatewayTestBase {
 
     @Test
     void anUnsupportedOperationStillNeedsAValidKey() {
-        HttpResponse<String> response = post("/v1/embeddings", null, "{}");
+        HttpResponse<String> response = post("/v1/files", null, "{}");
 
         assertThat(response.statusCode()).isEqualTo(401);
         assertThat(parse(response.body()).at("/error/code").asText()).isEqualTo("invalid_access_key");

@@ -7,7 +7,7 @@ import io.routegateway.core.select.ReasonCode;
 
 /**
  * A request for an operation the gateway does not serve (Anthropic batches,
- * OpenAI embeddings or files, Gemini {@code countTokens}, a known path with another method…): it is
+ * OpenAI files, Gemini {@code embedContent}, a known path with another method…): it is
  * refused with {@link ReasonCode#OPERATION_UNSUPPORTED} in the envelope of the protocol the path
  * belongs to, naming what the gateway does serve for that protocol.
  */
@@ -48,11 +48,12 @@ public final class UnsupportedOperation {
 
     static String served(Protocol protocol) {
         return switch (protocol) {
-            case OPENAI_CHAT -> "POST /v1/chat/completions (and GET /v1/models, /v1/models/{id})";
+            case OPENAI_CHAT -> "POST /v1/chat/completions and /v1/embeddings (and GET /v1/models, /v1/models/{id})";
             case OPENAI_RESPONSES -> "POST /v1/responses (and GET /v1/models)";
             case ANTHROPIC_MESSAGES -> "POST /v1/messages and /v1/messages/count_tokens (and GET /v1/models)";
             case GEMINI ->
-                "POST /v1beta/models/{model}:generateContent and :streamGenerateContent (and GET /v1beta/models)";
+                "POST /v1beta/models/{model}:generateContent, :streamGenerateContent and :countTokens (and GET"
+                        + " /v1beta/models)";
         };
     }
 

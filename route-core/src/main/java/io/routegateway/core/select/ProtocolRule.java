@@ -48,6 +48,14 @@ public interface ProtocolRule {
         return platformSpeaks(credential, protocol);
     }
 
+    /**
+     * The label of the bridge a request of {@code client} takes to {@code credential} (not a native
+     * one), for route check's trace: {@code client->upstream} protocol.
+     */
+    default String bridgeLabel(Protocol client, CredentialSnapshot credential) {
+        return client.wire() + "->" + credential.platform().primaryProtocol().wire();
+    }
+
     /** Whether the credential's platform speaks {@code protocol} itself. */
     static boolean platformSpeaks(CredentialSnapshot credential, Protocol protocol) {
         return credential.platform() != null && credential.platform().servesNatively(protocol);

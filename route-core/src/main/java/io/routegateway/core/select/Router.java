@@ -11,7 +11,6 @@ import io.routegateway.core.access.AccessDecision;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.model.BridgePolicy;
-import io.routegateway.core.model.Protocol;
 import io.routegateway.core.state.ModelState;
 
 /**
@@ -647,7 +646,7 @@ public final class Router {
         if (position == pick.position) {
             String detail = pick.affinityHit ? "affinity" : pick.fallback ? "cooling fallback" : "weighted draw";
             if (!request.isNative(credential)) {
-                detail += "; bridge " + bridgeLabel(request.protocol(), credential);
+                detail += "; bridge " + request.protocolRule().bridgeLabel(request.protocol(), credential);
             }
             return new RouteTrace.CredentialTrace(
                     entry.id,
@@ -693,7 +692,7 @@ public final class Router {
                 isTried(tried, position, entry), weight <= 0, modelRow, entry.accountCoolingUntil, now);
         String detail = SelectionSteps.dropDetail(verdict, modelRow);
         if (serving == ProtocolRule.Serving.BRIDGED) {
-            String bridge = "bridge " + bridgeLabel(request.protocol(), credential)
+            String bridge = "bridge " + request.protocolRule().bridgeLabel(request.protocol(), credential)
                     + (policy == BridgePolicy.NATIVE_FIRST ? " (native credentials first)" : "");
             detail = detail == null ? bridge : detail + "; " + bridge;
         }
@@ -714,11 +713,6 @@ public final class Router {
                         : null,
                 priority,
                 weight);
-    }
-
-    /** The label of the bridge a request of {@code client} takes to a non-native credential. */
-    private static String bridgeLabel(Protocol client, CredentialSnapshot credential) {
-        return client.wire() + "->" + credential.platform().primaryProtocol().wire();
     }
 
     /** A row for a credential dropped before the model key is known (steps 1–3). */

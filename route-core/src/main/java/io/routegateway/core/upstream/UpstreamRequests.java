@@ -10,6 +10,7 @@ import java.util.Set;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.routegateway.core.bridge.Embeddings;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelKeys;
@@ -84,6 +85,68 @@ public final class UpstreamRequests {
                 messages.body(),
                 false,
                 messages.upstreamModel());
+    }
+
+    /**
+     * The token-count call beside a native request built by {@link #forward} (not a stream):
+     * Anthropic's {@code /v1/messages/count_tokens}, or Gemini's {@code :countTokens} on the same
+     * model, where a {@code generateContentRequest.model} the client named becomes the mapped one.
+     */
+    public static UpstreamRequest countTokens(UpstreamRequest generation, JsonNode clientBody) {
+        String url = generation.url();
+        if (!url.endsWith(":generateContent")) {
+            return countTokens(generation);
+        }
+        byte[] body = generation.body();
+        JsonNode inner = clientBody == null ? null : clientBody.get("generateContentRequest");
+        if (inner instanceof ObjectNode request && request.has("model")) {
+            ObjectNode copy = ((ObjectNode) clientBody).deepCopy();
+            ((ObjectNode) copy.get("generateContentRequest")).put("model", "models/" + generation.upstreamModel());
+            body = copy.toString().getBytes(StandardCharsets.UTF_8);
+        }
+        return new UpstreamRequest(
+                "POST",
+                url.substring(0, url.length() - ":generateContent".length()) + ":countTokens",
+                generation.headers(),
+                body,
+                false,
+                generation.upstreamModel());
+    }
+
+    /**
+     * An embeddings request: to an OpenAI-compatible upstream ({@code protocol} OpenAI Chat) the
+     * client's body with the mapped model on {@code /v1/embeddings}; to Gemini the body converted by
+     * {@link Embeddings#geminiRequest} on {@code /v1beta/models/{model}:batchEmbedContents}. Same
+     * headers and auth as {@link #forward}; never a stream.
+     *
+     * @throws io.routegateway.core.bridge.UnsupportedConversionException token-id input to Gemini
+     */
+    public static UpstreamRequest embeddings(
+            Platform platform,
+            CredentialKind kind,
+            String baseUrl,
+            String secret,
+            Protocol protocol,
+            JsonNode body,
+            List<Map.Entry<String, String>> clientHeaders,
+            String upstreamModel) {
+        JsonNode sent =
+                protocol == Protocol.GEMINI ? Embeddings.geminiRequest(body, ModelKeys.stripOneM(upstreamModel)) : body;
+        UpstreamRequest generation =
+                forward(platform, kind, baseUrl, secret, protocol, sent, clientHeaders, upstreamModel, false);
+        String model = generation.upstreamModel();
+        String url;
+        if (protocol == Protocol.GEMINI) {
+            String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+            String path = "/v1beta/models/" + GeminiModels.pathSegment(model) + ":batchEmbedContents";
+            url = base + (base.endsWith("/v1beta") ? path.substring(7) : path);
+        } else if (protocol == Protocol.OPENAI_CHAT) {
+            String chat = generation.url();
+            url = chat.substring(0, chat.length() - "/chat/completions".length()) + "/embeddings";
+        } else {
+            throw new IllegalArgumentException("no embeddings API in " + protocol);
+        }
+        return new UpstreamRequest("POST", url, generation.headers(), generation.body(), false, model);
     }
 
     /** The smallest real generation request for a model connectivity test. */

@@ -25,6 +25,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param seed seeds the weighted draw, to make a check reproducible
  * @param nativeOnly the request refuses conversion, as the gateway's {@code x-route-native-only: true}
  *     header does ({@code native_route_required} instead of a bridge)
+ * @param operation {@code generate} (the default: the protocol's generation endpoint) or {@code
+ *     embeddings} (the gateway's {@code POST /v1/embeddings}, protocol {@code openai_chat}, which may
+ *     be left out)
  */
 @Schema(name = "RouteCheckInput")
 public record RouteCheckInput(
@@ -38,7 +41,8 @@ public record RouteCheckInput(
         String rememberedGroupId,
         List<String> excludedCredentialIds,
         Long seed,
-        Boolean nativeOnly) {
+        Boolean nativeOnly,
+        String operation) {
 
     /** Never prints the plaintext key. */
     @Override

@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.core.bridge.BridgePlan;
+import io.routegateway.core.bridge.EmbeddingsRule;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.model.Protocol;
@@ -19,6 +20,7 @@ import io.routegateway.core.select.Affinity;
 import io.routegateway.core.select.AffinityKey;
 import io.routegateway.core.select.AffinityTable;
 import io.routegateway.core.select.PoolView;
+import io.routegateway.core.select.ProtocolRule;
 import io.routegateway.core.select.RouteRequest;
 import io.routegateway.core.select.Router;
 import io.smallrye.mutiny.Uni;
@@ -52,10 +54,16 @@ public class RouteCheckService {
         if (byId == byKey) {
             throw AdminException.invalid(AdminCodes.ACCESS_KEY, "send exactly one of access_key_id and access_key");
         }
-        if (input.protocol() == null) {
+        boolean embeddings = embeddings(input.operation());
+        if (input.protocol() == null && !embeddings) {
             throw AdminException.invalid(AdminCodes.PROTOCOL, "protocol is required");
         }
-        Protocol protocol = Inputs.protocols(List.of(input.protocol())).get(0);
+        Protocol protocol = input.protocol() == null
+                ? Protocol.OPENAI_CHAT
+                : Inputs.protocols(List.of(input.protocol())).get(0);
+        if (embeddings && protocol != Protocol.OPENAI_CHAT) {
+            throw AdminException.invalid(AdminCodes.PROTOCOL, "embeddings are served on openai_chat only");
+        }
         return pool.read().map(stored -> {
             Instant now = clock.instant();
             PoolView view = stored.view(now);
@@ -71,20 +79,35 @@ public class RouteCheckService {
             // the gateway's rule: native, or through a bridge when the conversion expresses the body
             // (without a body every bridge is assumed to)
             JsonNode requestBody = input.body() != null && input.body().isObject() ? input.body() : null;
-            BridgePlan rule = BridgePlan.of(
-                    protocol,
-                    requestBody,
-                    protocol == Protocol.GEMINI ? input.model() : null,
-                    requestBody != null && requestBody.path("stream").asBoolean(false),
-                    input.model(),
-                    Boolean.TRUE.equals(input.nativeOnly()));
-            RouteRequest request = new RouteRequest(key, protocol, input.model(), affinityKey, rule);
+            ProtocolRule rule = embeddings
+                    ? new EmbeddingsRule(requestBody, Boolean.TRUE.equals(input.nativeOnly()))
+                    : BridgePlan.of(
+                            protocol,
+                            requestBody,
+                            protocol == Protocol.GEMINI ? input.model() : null,
+                            requestBody != null && requestBody.path("stream").asBoolean(false),
+                            input.model(),
+                            Boolean.TRUE.equals(input.nativeOnly()));
+            // the gateway keeps no affinity for embeddings
+            RouteRequest request =
+                    new RouteRequest(key, protocol, input.model(), embeddings ? null : affinityKey, rule);
             AffinityTable affinity = remembered(view, key, affinityKey, input, now);
             Set<String> excluded = new HashSet<>(
                     Inputs.ids(input.excludedCredentialIds(), AdminCodes.CREDENTIAL_IDS, Inputs.MAX_CREDENTIAL_IDS));
             SplittableRandom rng = input.seed() == null ? new SplittableRandom() : new SplittableRandom(input.seed());
-            return RouteCheckView.of(Router.route(view, request, excluded, affinity, rng, now, true), hex(affinityKey));
+            return RouteCheckView.of(
+                    Router.route(view, request, excluded, affinity, rng, now, true), hex(affinityKey), rule);
         });
+    }
+
+    private static boolean embeddings(String operation) {
+        if (operation == null || operation.equals("generate")) {
+            return false;
+        }
+        if (operation.equals("embeddings")) {
+            return true;
+        }
+        throw AdminException.invalid(AdminCodes.QUERY, "operation must be generate or embeddings");
     }
 
     private static String prefix(RouteCheckInput input, Protocol protocol) {

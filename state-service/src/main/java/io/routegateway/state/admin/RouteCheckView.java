@@ -2,6 +2,7 @@ package io.routegateway.state.admin;
 
 import java.time.Instant;
 
+import io.routegateway.core.select.ProtocolRule;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.select.RouteTrace;
@@ -47,7 +48,8 @@ public record RouteCheckView(
             String upstreamProtocol,
             String bridge) {}
 
-    static RouteCheckView of(RouteResult result, String affinityKey) {
+    /** @param rule the request's protocol rule, which names the bridge a bridged route takes */
+    static RouteCheckView of(RouteResult result, String affinityKey, ProtocolRule rule) {
         if (result instanceof RouteResult.Selected selected) {
             return new RouteCheckView(
                     "selected",
@@ -67,7 +69,9 @@ public record RouteCheckView(
                             selected.fromCoolingFallback(),
                             selected.recoveryAt(),
                             selected.upstreamProtocol().wire(),
-                            selected.bridge()),
+                            selected.bridged()
+                                    ? rule.bridgeLabel(selected.clientProtocol(), selected.credential())
+                                    : null),
                     null,
                     affinityKey,
                     result.trace());

@@ -144,6 +144,74 @@ class RouteCheckTests {
         }
     }
 
+    /**
+     * {@code operation: embeddings} checks the gateway's {@code POST /v1/embeddings}: an OpenAI relay
+     * serves it natively, a Gemini credential through the embeddings bridge, a Claude one not at all.
+     */
+    @Test
+    void embeddingsShowTheirOwnBridgeAndAClaudeOnlyPoolIsOperationUnsupported() {
+        Pool relay = pool(Map.of());
+        admin().body(Map.of("access_key_id", relay.keyId(), "operation", "embeddings", "model", "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(200)
+                .body("decision", equalTo("selected"))
+                .body("selected.upstream_protocol", equalTo("openai_chat"))
+                .body("selected.bridge", nullValue());
+
+        String gemini = createCredential(
+                unique("gem"),
+                "gk-route-check-000000",
+                Map.of("platform", "gemini", "base_url", "https://gemini.example.test/"));
+        String claude = createCredential(
+                unique("cla"),
+                "sk-ant-route-check-000000",
+                Map.of("platform", "claude", "base_url", "https://claude.example.test/"));
+        for (String[] expected : new String[][] {{gemini, "selected"}, {claude, "refused"}}) {
+            String group = createGroup(unique("grp"), List.of(expected[0]), List.of("gpt-5.6-sol"));
+            String keyId = createKey(Map.of("name", "embeddings check", "group_ids", List.of(group)))[0];
+            var checked = admin().body(Map.of(
+                            "access_key_id",
+                            keyId,
+                            "protocol",
+                            "openai_chat",
+                            "operation",
+                            "embeddings",
+                            "model",
+                            "gpt-5.6-sol"))
+                    .post("/admin/v1/route-check")
+                    .then()
+                    .statusCode(200)
+                    .body("decision", equalTo(expected[1]));
+            if (expected[0].equals(gemini)) {
+                checked.body("selected.upstream_protocol", equalTo("gemini"))
+                        .body("selected.bridge", equalTo("openai_embeddings->gemini_embeddings"));
+            } else {
+                checked.body("reason_code", equalTo("operation_unsupported"))
+                        .body("http_status", equalTo(400))
+                        .body("message", org.hamcrest.Matchers.containsString("claude has no embeddings API"));
+            }
+        }
+        admin().body(Map.of("access_key_id", relay.keyId(), "operation", "rerank", "model", "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(400)
+                .body("error.code", equalTo("validation.query"));
+        admin().body(Map.of(
+                        "access_key_id",
+                        relay.keyId(),
+                        "protocol",
+                        "gemini",
+                        "operation",
+                        "embeddings",
+                        "model",
+                        "gpt-5.6-sol"))
+                .post("/admin/v1/route-check")
+                .then()
+                .statusCode(400)
+                .body("error.code", equalTo("validation.protocol"));
+    }
+
     /** A request marked native-only, or a native-only group, is native_route_required as at the gateway. */
     @Test
     void aNativeOnlyRequestOrGroupIsNativeRouteRequired() {
