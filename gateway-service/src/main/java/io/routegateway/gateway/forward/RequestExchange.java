@@ -35,6 +35,7 @@ import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
 import io.routegateway.core.forward.AttemptDecision;
 import io.routegateway.core.forward.AttemptEvents;
+import io.routegateway.core.forward.ChatStreamUsage;
 import io.routegateway.core.forward.ClientMessages;
 import io.routegateway.core.forward.StreamingPassthrough;
 import io.routegateway.core.json.Json;
@@ -104,6 +105,8 @@ final class RequestExchange {
     private Buffer converted;
     /** The local input-token estimate behind a bridged embeddings answer, null otherwise. */
     private Integer estimatedTokens;
+    /** Removes the usage frame from a committed native Chat stream whose client did not ask for it. */
+    private ChatStreamUsage.Filter usageFrames;
     /** Translates the committed bridged stream frame by frame; null on a native stream. */
     private StreamTranslator translator;
 
@@ -460,7 +463,12 @@ final class RequestExchange {
         response.setStatusCode(status);
         copyHeaders(complete.headers(), response, "application/json");
         firstByteSent();
-        response.end(success ? complete.body() : maskedBody(complete));
+        Buffer body = success ? complete.body() : maskedBody(complete);
+        if (success && hidesUsageFrame()) {
+            // a stream read whole (an official account): its usage frame is left out the same way
+            body = Buffer.buffer(ChatStreamUsage.withoutUsageFrame(body.getBytes()));
+        }
+        response.end(body);
         // a count_tokens answer's input_tokens were counted, not spent
         settle(
                 status,
@@ -531,24 +539,48 @@ final class RequestExchange {
                 this::onInternalError);
     }
 
+    /**
+     * Whether this native answer is an OpenAI Chat stream whose client did not ask for usage: the
+     * upstream was asked for it (to settle the tokens), the client does not see its usage frame.
+     */
+    private boolean hidesUsageFrame() {
+        return bridge == null
+                && request.protocol() == Protocol.OPENAI_CHAT
+                && ChatStreamUsage.hidesUsageFrame(request.body(), request.clientStream());
+    }
+
     /** Streaming passthrough from here on: the first chunk goes to the client now. */
     private void commit(UpstreamStream stream) {
         committedStream = stream;
+        // decided once per stream; without it every chunk goes out as it came
+        ChatStreamUsage.Filter usageFrames = hidesUsageFrame() ? new ChatStreamUsage.Filter() : null;
+        this.usageFrames = usageFrames;
         response.setStatusCode(stream.status());
         copyHeaders(stream.headers(), response, "text/event-stream");
         response.putHeader("cache-control", "no-cache");
         response.setChunked(true);
         firstByteSent();
-        response.write(stream.firstChunk());
+        writeThrough(usageFrames, stream.firstChunk());
         stream.start(
                 chunk -> {
-                    response.write(chunk);
+                    writeThrough(usageFrames, chunk);
                     if (response.writeQueueFull()) {
                         stream.pause();
                         response.drainHandler(ignored -> stream.resume());
                     }
                 },
                 this::streamEnded);
+    }
+
+    private void writeThrough(ChatStreamUsage.Filter usageFrames, Buffer chunk) {
+        if (usageFrames == null) {
+            response.write(chunk);
+            return;
+        }
+        byte[] out = usageFrames.feed(chunk.getBytes());
+        if (out.length > 0) {
+            response.write(Buffer.buffer(out));
+        }
     }
 
     /**
@@ -622,6 +654,12 @@ final class RequestExchange {
             return;
         }
         Verdict transformFailure = null;
+        if (usageFrames != null) {
+            byte[] rest = usageFrames.finish();
+            if (rest.length > 0) {
+                response.write(Buffer.buffer(rest));
+            }
+        }
         if (translator != null) {
             try {
                 String tail = StreamTranslator.wire(translator.finish());

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.bridge.Embeddings;
+import io.routegateway.core.forward.ChatStreamUsage;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelKeys;
@@ -69,7 +70,7 @@ public final class UpstreamRequests {
         if (oneM && protocol == Protocol.ANTHROPIC_MESSAGES) {
             appendBeta(headers, ONE_M_BETA);
         }
-        byte[] body = rewriteModel(protocol, clientBody, model);
+        byte[] body = rewriteModel(protocol, clientBody, model, stream);
         return new UpstreamRequest("POST", url(baseUrl, protocol, model, stream), headers, body, stream, model);
     }
 
@@ -248,11 +249,27 @@ public final class UpstreamRequests {
         headers.add(Map.entry("anthropic-beta", beta));
     }
 
-    private static byte[] rewriteModel(Protocol protocol, JsonNode clientBody, String model) {
+    /**
+     * The body with the mapped model; an OpenAI Chat stream also asks for its usage ({@code
+     * stream_options.include_usage}, the client's other stream options kept) so that its tokens are
+     * settled (see {@link ChatStreamUsage}: a client that did not ask does not see the usage frame).
+     */
+    private static byte[] rewriteModel(Protocol protocol, JsonNode clientBody, String model, boolean stream) {
         JsonNode body = clientBody == null ? Json.MAPPER.createObjectNode() : clientBody;
-        if (protocol != Protocol.GEMINI && body.isObject() && model != null) {
+        boolean askUsage = protocol == Protocol.OPENAI_CHAT
+                && stream
+                && body.path("stream").asBoolean(false)
+                && !ChatStreamUsage.clientAsked(body);
+        if (protocol != Protocol.GEMINI && body.isObject() && (model != null || askUsage)) {
             ObjectNode copy = ((ObjectNode) body).deepCopy();
-            copy.put("model", model);
+            if (model != null) {
+                copy.put("model", model);
+            }
+            if (askUsage) {
+                JsonNode options = copy.get("stream_options");
+                (options instanceof ObjectNode existing ? existing : copy.putObject("stream_options"))
+                        .put("include_usage", true);
+            }
             body = copy;
         }
         try {
