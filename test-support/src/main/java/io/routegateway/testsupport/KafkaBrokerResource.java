@@ -11,9 +11,10 @@ import org.jboss.logging.Logger;
  *
  * <p>If the system property {@value #BOOTSTRAP_PROPERTY} or the environment variable {@value
  * #BOOTSTRAP_ENV} names a broker, that broker is used and nothing is started: the project's test
- * command starts one broker for every module. Otherwise one broker per JVM is started in a child
- * process on free ports and shared by every test class that asks for it; it stops when the last
- * user stops, or with this JVM.
+ * command starts one broker for every module ({@code route.test.infra=testcontainers} overrides
+ * it). Otherwise, as {@link TestInfrastructure} chooses, a Kafka container (one per JVM) is used where
+ * a Docker engine answers, or one broker per JVM is started in a child process on free ports and
+ * shared by every test class that asks for it; it stops when the last user stops, or with this JVM.
  *
  * <p>Use it module-wide: {@code @QuarkusTestResource(value = KafkaBrokerResource.class,
  * restrictToAnnotatedClass = false)}.
@@ -34,9 +35,17 @@ public class KafkaBrokerResource implements QuarkusTestResourceLifecycleManager 
     @Override
     public Map<String, String> start() {
         String external = externalBootstrap();
-        if (external != null) {
-            LOG.infof("Using the Kafka broker at %s", external);
-            return Map.of("kafka.bootstrap.servers", external);
+        switch (InfraSelection.chooseKafka(TestInfrastructure.setting(), external, TestInfrastructure::dockerAnswers)) {
+            case GIVEN -> {
+                LOG.infof("Using the Kafka broker at %s", external);
+                return Map.of("kafka.bootstrap.servers", external);
+            }
+            case CONTAINER -> {
+                return Map.of("kafka.bootstrap.servers", SharedContainers.kafka());
+            }
+            case LOCAL -> {
+                // a broker in a child JVM, below
+            }
         }
         synchronized (LOCK) {
             if (shared == null || !shared.isAlive()) {

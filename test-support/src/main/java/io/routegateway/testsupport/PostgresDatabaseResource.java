@@ -13,10 +13,11 @@ import org.jboss.logging.Logger;
 import org.postgresql.Driver;
 
 /**
- * Gives a Quarkus test a fresh, empty PostgreSQL database {@code route_test_<random>} on the local
- * server, and drops it when the test run stops. The server and the role come from {@code PGHOST},
- * {@code PGPORT}, {@code PGUSER} and {@code PGPASSWORD} (defaults {@code 127.0.0.1}, {@code 5432},
- * {@code route}, {@code route}); the role needs {@code CREATEDB}. The developer's {@code
+ * Gives a Quarkus test a fresh, empty PostgreSQL database {@code route_test_<random>}, and drops it
+ * when the test run stops. The server is chosen by {@link TestInfrastructure}: a PostgreSQL
+ * container (one per JVM) where a Docker engine answers, else the local server, found through {@code
+ * PGHOST}, {@code PGPORT}, {@code PGUSER} and {@code PGPASSWORD} (defaults {@code 127.0.0.1}, {@code
+ * 5432}, {@code route}, {@code route}); the role needs {@code CREATEDB}. The developer's {@code
  * route_gateway} database is never touched.
  */
 public class PostgresDatabaseResource implements QuarkusTestResourceLifecycleManager {
@@ -25,19 +26,29 @@ public class PostgresDatabaseResource implements QuarkusTestResourceLifecycleMan
     private static final Logger LOG = Logger.getLogger(PostgresDatabaseResource.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final Server server;
+    private Server server;
     private String database;
 
-    public PostgresDatabaseResource() {
-        this(Server.fromEnvironment());
-    }
+    /** The server is chosen on {@link #start()}. */
+    public PostgresDatabaseResource() {}
 
     PostgresDatabaseResource(Server server) {
         this.server = server;
     }
 
+    /** The server of this run: a container or the local server (see {@link TestInfrastructure}). */
+    static Server chosenServer() {
+        return switch (TestInfrastructure.postgresSource()) {
+            case CONTAINER -> SharedContainers.postgres();
+            case LOCAL, GIVEN -> Server.fromEnvironment();
+        };
+    }
+
     @Override
     public Map<String, String> start() {
+        if (server == null) {
+            server = chosenServer();
+        }
         byte[] suffix = new byte[6];
         RANDOM.nextBytes(suffix);
         String name = DATABASE_PREFIX + HexFormat.of().formatHex(suffix);

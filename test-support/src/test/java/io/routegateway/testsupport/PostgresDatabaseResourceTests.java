@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Against the local PostgreSQL server (deploy/local/postgres.sh sets it up). */
 class PostgresDatabaseResourceTests {
 
-    private final PostgresDatabaseResource.Server server = PostgresDatabaseResource.Server.fromEnvironment();
+    private final PostgresDatabaseResource.Server server = PostgresDatabaseResource.chosenServer();
 
     @Test
     void createsAFreshDatabaseAndDropsItOnStop() throws SQLException {

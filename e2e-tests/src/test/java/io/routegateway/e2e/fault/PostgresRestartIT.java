@@ -13,6 +13,8 @@ import io.routegateway.e2e.support.EndToEndTest;
 import io.routegateway.e2e.support.EventLedger;
 import io.routegateway.e2e.support.Load;
 import io.routegateway.e2e.support.OutcomeTap;
+import io.routegateway.testsupport.InfraSelection;
+import io.routegateway.testsupport.TestInfrastructure;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,9 @@ class PostgresRestartIT extends EndToEndTest {
                 "root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/pg_ctlcluster")),
                 "PostgresRestartIT skipped: restarting PostgreSQL needs root and pg_ctlcluster (user "
                         + System.getProperty("user.name") + ")");
+        Assumptions.assumeTrue(
+                TestInfrastructure.postgresSource() == InfraSelection.Source.LOCAL,
+                "PostgresRestartIT skipped: the database is a container, not the local cluster");
         String version = system.database().serverMajorVersion();
         Assumptions.assumeTrue(
                 Files.isDirectory(Path.of("/etc/postgresql", version, "main")),
