@@ -21,6 +21,7 @@ import io.routegateway.core.model.BridgePolicy;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.model.WeightMode;
+import io.routegateway.core.testing.CredentialBuilder;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.Pool;
@@ -73,14 +74,14 @@ class BridgeTests extends GatewayTestBase {
         group = Pool.uid("g");
     }
 
-    private void pool(Platform platform, BridgePolicy bridging, Pool.Cred... extra) {
+    private void pool(Platform platform, BridgePolicy bridging, CredentialBuilder... extra) {
         List<io.routegateway.core.event.CredentialSnapshot> credentials = new ArrayList<>();
         credentials.add(Pool.credential(credential)
                 .platform(platform)
                 .maps("m", "up-m")
                 .groups(group)
                 .build(box));
-        for (Pool.Cred cred : extra) {
+        for (CredentialBuilder cred : extra) {
             credentials.add(cred.groups(group).build(box));
         }
         install(

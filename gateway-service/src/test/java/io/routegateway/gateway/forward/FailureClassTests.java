@@ -7,6 +7,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.state.AccountStatus;
+import io.routegateway.core.testing.CredentialBuilder;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.MockUpstream.Behaviour;
@@ -39,7 +40,7 @@ class FailureClassTests extends GatewayTestBase {
         keyId = Pool.uid("k");
     }
 
-    private void pool(Pool.Cred failing) {
+    private void pool(CredentialBuilder failing) {
         String group = Pool.uid("g");
         upstream.on(b, ok());
         install(

@@ -14,6 +14,7 @@ import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.failure.StreamCompletion;
 import io.routegateway.core.model.Platform;
+import io.routegateway.core.testing.CredentialBuilder;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.Pool;
@@ -53,7 +54,7 @@ class StreamingTests extends GatewayTestBase {
         group = Pool.uid("g");
     }
 
-    private void pool(Pool.Cred first, Pool.Cred second) {
+    private void pool(CredentialBuilder first, CredentialBuilder second) {
         install(
                 List.of(
                         first.groups(group).priority(0).build(box),

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import io.routegateway.core.testing.CredentialBuilder;
 import org.junit.jupiter.api.Test;
 
 import static io.routegateway.core.select.Fixtures.cred;
@@ -11,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class CredentialChooserTests {
 
-    private static PoolCandidate c(Fixtures.Cred cred) {
+    private static PoolCandidate c(CredentialBuilder cred) {
         return new PoolCandidate(cred.build(), "m", "m");
     }
 

@@ -19,6 +19,7 @@ import io.routegateway.core.state.AccountState;
 import io.routegateway.core.state.AccountStatus;
 import io.routegateway.core.state.ModelState;
 import io.routegateway.core.state.ModelStatus;
+import io.routegateway.core.testing.CredentialBuilder;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.statistics.Statistics;
@@ -51,7 +52,7 @@ class RouterProperties {
         Set<String> tried = new HashSet<>();
         for (int i = 0; i < n; i++) {
             String id = "c" + i;
-            Fixtures.Cred c = cred(id).priority(r.nextInt(3));
+            CredentialBuilder c = cred(id).priority(r.nextInt(3));
             if (r.nextInt(10) == 0) {
                 c.disabled();
             }

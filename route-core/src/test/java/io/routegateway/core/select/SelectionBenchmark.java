@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.core.testing.CredentialBuilder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -66,7 +67,7 @@ public class SelectionBenchmark {
         Map<String, CredentialStats> stats = new HashMap<>();
         for (int i = 0; i < CREDENTIALS; i++) {
             String id = String.format("cred-%04d", i);
-            Fixtures.Cred c = Fixtures.cred(id).priority(i % 3);
+            CredentialBuilder c = Fixtures.cred(id).priority(i % 3);
             for (String model : MODELS) {
                 c.maps(model, "up-" + model);
             }
