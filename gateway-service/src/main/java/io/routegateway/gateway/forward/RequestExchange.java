@@ -25,6 +25,7 @@ import io.routegateway.core.bridge.SseEvent;
 import io.routegateway.core.bridge.StreamTranslator;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.EventIds;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.failure.ClientEcho;
 import io.routegateway.core.failure.FailureKind;
@@ -432,7 +433,7 @@ final class RequestExchange {
                 verdict,
                 selected.credential().credentialId(),
                 selected.modelKey(),
-                RequestIds.next(),
+                EventIds.next(),
                 service.clock.instant());
         if (event.isEmpty()) {
             return;
@@ -766,7 +767,7 @@ final class RequestExchange {
         settled = true;
         Instant now = service.clock.instant();
         service.metrics.request(request.protocol(), status, reasonCode);
-        service.usage.publish(new RequestCompleted(
+        service.usage.publish(RequestCompleted.settled(
                 request.requestId(),
                 now,
                 request.protocol(),
@@ -784,8 +785,7 @@ final class RequestExchange {
                 usage.outputTokens(),
                 request.clientStream(),
                 disconnected,
-                success,
-                false));
+                success));
     }
 
     /** {@code verdict} with the selected credential's secret masked in its message and body. */

@@ -18,6 +18,7 @@ import io.routegateway.core.bridge.BridgePlan;
 import io.routegateway.core.bridge.Embeddings;
 import io.routegateway.core.bridge.EmbeddingsRule;
 import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.EventIds;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.forward.CountTokensRequest;
 import io.routegateway.core.forward.GeminiCountTokensRequest;
@@ -34,7 +35,6 @@ import io.routegateway.gateway.forward.ErrorBodies;
 import io.routegateway.gateway.forward.ForwardingService;
 import io.routegateway.gateway.forward.Operation;
 import io.routegateway.gateway.forward.ProxyRequest;
-import io.routegateway.gateway.forward.RequestIds;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.publish.UsagePublisher;
 import io.routegateway.gateway.view.PoolViewHolder;
@@ -386,7 +386,7 @@ public class GatewayRoutes {
                 model,
                 "true".equalsIgnoreCase(ctx.request().getHeader(NATIVE_ONLY_HEADER)));
         ProxyRequest request = new ProxyRequest(
-                RequestIds.next(),
+                EventIds.next(),
                 protocol,
                 key,
                 body,
@@ -663,26 +663,8 @@ public class GatewayRoutes {
 
     /** The usage record of a request refused before routing (request logs show its code). */
     private void recordRefusal(AccessKeySnapshot key, Protocol protocol, int status, String code) {
-        usage.publish(new RequestCompleted(
-                RequestIds.next(),
-                clock.instant(),
-                protocol,
-                key.accessKeyId(),
-                null,
-                null,
-                null,
-                null,
-                0,
-                status,
-                code,
-                0,
-                null,
-                null,
-                null,
-                false,
-                false,
-                false,
-                false));
+        usage.publish(
+                RequestCompleted.refused(EventIds.next(), clock.instant(), protocol, key.accessKeyId(), status, code));
     }
 
     private void sendError(

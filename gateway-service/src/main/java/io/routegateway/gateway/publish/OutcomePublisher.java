@@ -2,7 +2,6 @@ package io.routegateway.gateway.publish;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.micrometer.core.instrument.Counter;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.Topics;
@@ -40,10 +39,6 @@ public class OutcomePublisher {
 
     public void publish(CredentialEvent event) {
         published.increment();
-        try {
-            publisher.publish(event.credentialId(), Json.MAPPER.writeValueAsString(event));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("an event record always serializes", e);
-        }
+        publisher.publish(event.credentialId(), Json.write(event));
     }
 }

@@ -2,7 +2,6 @@ package io.routegateway.gateway.publish;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.micrometer.core.instrument.Counter;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
@@ -40,10 +39,6 @@ public class UsagePublisher {
     public void publish(RequestCompleted record) {
         String key = record.credentialId() != null ? record.credentialId() : record.accessKeyId();
         published.increment();
-        try {
-            publisher.publish(key, Json.MAPPER.writeValueAsString(record));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a usage record always serializes", e);
-        }
+        publisher.publish(key, Json.write(record));
     }
 }

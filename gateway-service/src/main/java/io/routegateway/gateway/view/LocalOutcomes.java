@@ -1,9 +1,5 @@
 package io.routegateway.gateway.view;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Map;
-
 import jakarta.inject.Singleton;
 
 import io.routegateway.core.event.CredentialEvent;
@@ -11,7 +7,6 @@ import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.select.PoolView;
 import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.core.state.CredentialProfile;
-import io.routegateway.core.state.ModelState;
 import io.routegateway.core.state.StateTransition;
 import io.routegateway.core.state.Transition;
 
@@ -44,44 +39,12 @@ public class LocalOutcomes {
         if (snapshot == null) {
             return view;
         }
-        CredentialHealth health = healthOf(snapshot);
+        CredentialHealth health = snapshot.health();
         Transition transition =
                 StateTransition.apply(CredentialProfile.of(snapshot, blacklistThreshold), health, event);
         if (!transition.changedState(health)) {
             return view;
         }
-        return view.with(withHealth(snapshot, transition.next()));
-    }
-
-    static CredentialHealth healthOf(CredentialSnapshot snapshot) {
-        Map<String, ModelState> rows = new HashMap<>();
-        for (ModelState row : snapshot.models()) {
-            rows.put(row.modelKey(), row);
-        }
-        return new CredentialHealth(snapshot.account(), rows);
-    }
-
-    static CredentialSnapshot withHealth(CredentialSnapshot s, CredentialHealth health) {
-        return new CredentialSnapshot(
-                s.credentialId(),
-                s.version(),
-                s.name(),
-                s.platform(),
-                s.kind(),
-                s.baseUrl(),
-                s.encryptedSecret(),
-                s.modelMappings(),
-                s.failurePolicy(),
-                s.enabled(),
-                s.archived(),
-                s.inPool(),
-                s.priority(),
-                s.weightMode(),
-                s.weight(),
-                s.quotaRemaining(),
-                s.groupIds(),
-                health.account(),
-                new ArrayList<>(health.models().values()),
-                s.publishedAt());
+        return view.with(snapshot.withHealth(transition.next()));
     }
 }

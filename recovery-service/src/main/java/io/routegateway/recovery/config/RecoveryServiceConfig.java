@@ -1,8 +1,6 @@
 package io.routegateway.recovery.config;
 
-import java.time.DateTimeException;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.Optional;
 
 import jakarta.validation.constraints.Max;
@@ -27,25 +25,12 @@ public interface RecoveryServiceConfig {
     int tickSeconds();
 
     /**
-     * Zone of a scheduled rule stored without one ({@code RECOVERY_DEFAULT_TIME_ZONE}, an IANA id such
-     * as {@code Asia/Shanghai}). Unset: the JVM's zone, the spec's "local time". Rules written by the
-     * admin API carry their zone explicitly, so this only matters for hand-edited configs. An unknown
-     * id stops the service at start.
+     * Deprecated: {@code route.default-time-zone} ({@code ROUTE_DEFAULT_TIME_ZONE}) is the one key,
+     * shared with state-service. This former key ({@code RECOVERY_DEFAULT_TIME_ZONE}) is honoured
+     * only while that one is unset.
      */
+    @Deprecated
     Optional<String> defaultTimeZone();
-
-    /** {@link #defaultTimeZone()} as a zone: the configured id, or the JVM's zone when unset. */
-    static ZoneId defaultZone(RecoveryServiceConfig config) {
-        String id = config.defaultTimeZone().map(String::strip).orElse("");
-        if (id.isEmpty()) {
-            return ZoneId.systemDefault();
-        }
-        try {
-            return ZoneId.of(id);
-        } catch (DateTimeException e) {
-            throw new IllegalArgumentException("recovery.default-time-zone: unknown time zone '" + id + "'", e);
-        }
-    }
 
     /** Leader election among replicas: only the holder of the advisory lock ticks. */
     Leader leader();

@@ -3,7 +3,6 @@ package io.routegateway.recovery.probe;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.routegateway.common.upstream.UpstreamClient;
 import io.routegateway.common.upstream.UpstreamTimeouts;
 import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.event.EventIds;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.failure.SecretMask;
 import io.routegateway.core.failure.Verdict;
@@ -107,27 +107,17 @@ public class ModelTestService {
             Trigger trigger) {
         Instant now = clock.instant();
         ModelTestOutcome outcome =
-                ModelTestOutcome.of(verdict, status, credential.id(), target.modelKey(), true, UUID.randomUUID(), now);
-        RequestCompleted usage = new RequestCompleted(
-                UUID.randomUUID(),
+                ModelTestOutcome.of(verdict, status, credential.id(), target.modelKey(), true, EventIds.next(), now);
+        RequestCompleted usage = RequestCompleted.probe(
+                EventIds.next(),
                 now,
                 UpstreamRequests.testProtocol(credential.platform()),
-                null,
-                null,
                 credential.id(),
                 target.requestedModel(),
                 target.modelKey(),
-                1,
                 status == null ? 0 : status,
-                null,
                 latencyMs,
-                null,
-                null,
-                null,
-                false,
-                false,
-                outcome.success(),
-                true);
+                outcome.success());
         ModelTestReport report = new ModelTestReport(
                 outcome.success(), status, latencyMs, outcome.kindLabel(), outcome.message(), target.requestedModel());
         meters.counter(

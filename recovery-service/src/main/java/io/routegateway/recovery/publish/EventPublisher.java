@@ -2,7 +2,6 @@ package io.routegateway.recovery.publish;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.json.Json;
@@ -38,26 +37,17 @@ public class EventPublisher {
 
     /** Completes when Kafka acknowledged the event, fails when it refused it. */
     public Uni<Void> outcome(CredentialEvent event) {
-        return send(outcomes, event.credentialId(), wire(event, CredentialEvent.class));
+        return send(outcomes, event.credentialId(), Json.write(event, CredentialEvent.class));
     }
 
     /** Completes when Kafka acknowledged the record, fails when it refused it. */
     public Uni<Void> usage(RequestCompleted record) {
-        return send(usage, record.credentialId(), wire(record, RequestCompleted.class));
+        return send(usage, record.credentialId(), Json.write(record, RequestCompleted.class));
     }
 
     private static Uni<Void> send(MutinyEmitter<String> emitter, String key, String payload) {
         OutgoingKafkaRecordMetadata<String> metadata =
                 OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build();
         return emitter.sendMessage(Message.of(payload, Metadata.of(metadata)));
-    }
-
-    /** Written as the declared type, so a sealed event carries its {@code type} name. */
-    private static <T> String wire(T value, Class<T> type) {
-        try {
-            return Json.MAPPER.writerFor(type).writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a wire record always serializes", e);
-        }
     }
 }

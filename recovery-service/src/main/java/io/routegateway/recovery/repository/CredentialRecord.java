@@ -15,7 +15,6 @@ import io.routegateway.core.state.AccountState;
  * @param encryptedSecret the sealed upstream secret; opened only right before a model test
  * @param config the parsed {@code config_json}, null when it is not a valid JSON object (every
  *     reader of it is forgiving)
- * @param hasModelFailures the spec's EXISTS column: the account has a model row that is not paused
  */
 public record CredentialRecord(
         String id,
@@ -25,8 +24,7 @@ public record CredentialRecord(
         String encryptedSecret,
         JsonNode config,
         AccountState account,
-        boolean archived,
-        boolean hasModelFailures) {
+        boolean archived) {
 
     public List<ModelMapping> modelMappings() {
         return ModelMappings.fromConfigJson(config);

@@ -40,9 +40,7 @@ public class CredentialRepository {
             SELECT c.id, c.platform, c.kind, c.base_url, c.encrypted_secret, c.config_json, c.archived,
                    c.status, c.transient_failure_count, c.next_retry_at, c.cooldown_until,
                    c.last_failure_kind, c.last_failure_message, c.last_failure_response_json,
-                   c.semantic_failure_streak_count, c.semantic_failure_streak_fingerprint,
-                   EXISTS (SELECT 1 FROM route_credential_models m
-                           WHERE m.route_credential_id = c.id AND m.status <> 'paused') AS has_model_failures
+                   c.semantic_failure_streak_count, c.semantic_failure_streak_fingerprint
             FROM route_credentials c
             """;
 
@@ -132,8 +130,7 @@ public class CredentialRepository {
                 row.getString("encrypted_secret"),
                 configObject(row.getString("config_json")),
                 account,
-                row.getBoolean("archived"),
-                row.getBoolean("has_model_failures"));
+                row.getBoolean("archived"));
     }
 
     private static ModelState modelState(Row row) {

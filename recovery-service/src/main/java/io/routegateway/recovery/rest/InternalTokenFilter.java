@@ -9,6 +9,7 @@ import jakarta.ws.rs.core.Response;
 import io.quarkus.runtime.StartupEvent;
 import io.routegateway.common.auth.InternalToken;
 import io.routegateway.core.access.BearerToken;
+import io.routegateway.core.admin.ErrorBody;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
@@ -46,7 +47,7 @@ public class InternalTokenFilter {
         return Response.status(Response.Status.UNAUTHORIZED)
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .header(HttpHeaders.WWW_AUTHENTICATE, BearerToken.SCHEME)
-                .entity(new ErrorMappers.ErrorBody(new ErrorMappers.ErrorBody.Detail(CODE, message, "unauthorized")))
+                .entity(ErrorBody.of(401, CODE, message))
                 .build();
     }
 }

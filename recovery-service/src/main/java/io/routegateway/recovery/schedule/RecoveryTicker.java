@@ -5,10 +5,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -16,13 +12,15 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
+import io.routegateway.common.config.RouteConfig;
 import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.EventIds;
+import io.routegateway.core.recovery.DefaultZone;
 import io.routegateway.core.recovery.RecoveryAction;
 import io.routegateway.core.recovery.RecoveryConfig;
 import io.routegateway.core.recovery.RecoveryDecisions;
 import io.routegateway.core.recovery.RecoveryMode;
 import io.routegateway.core.state.CredentialHealth;
-import io.routegateway.core.state.ModelState;
 import io.routegateway.recovery.config.RecoveryServiceConfig;
 import io.routegateway.recovery.probe.ModelTestService;
 import io.routegateway.recovery.publish.EventPublisher;
@@ -54,7 +52,7 @@ public class RecoveryTicker {
     }
 
     /** An account that needs recovery and has a recovery mode, with its rule. */
-    private record InRecovery(CredentialRecord credential, RecoveryConfig rule) {}
+    private record InRecovery(CredentialRecord credential, RecoveryConfig rule, CredentialHealth health) {}
 
     private final AdvisoryLockLeadership leadership;
     private final TickMemory memory;
@@ -74,7 +72,8 @@ public class RecoveryTicker {
             EventPublisher publisher,
             Clock clock,
             MeterRegistry meters,
-            RecoveryServiceConfig config) {
+            RecoveryServiceConfig config,
+            RouteConfig routeConfig) {
         this.leadership = leadership;
         this.memory = memory;
         this.credentials = credentials;
@@ -82,7 +81,8 @@ public class RecoveryTicker {
         this.publisher = publisher;
         this.clock = clock;
         this.meters = meters;
-        this.defaultZone = RecoveryServiceConfig.defaultZone(config);
+        this.defaultZone =
+                DefaultZone.resolve(routeConfig.defaultTimeZone(), config.defaultTimeZone(), ZoneId.systemDefault());
         this.probeConcurrency = config.probe().concurrency();
         Gauge.builder("recovery.leader", leadership, held -> held.isLeader() ? 1 : 0)
                 .description("1 while this replica holds the recovery leader lock and ticks, 0 while it stands by")
@@ -120,44 +120,46 @@ public class RecoveryTicker {
 
     private Uni<TickReport> walk(Instant previousTick, Instant thisTick) {
         return credentials.recoveryCandidates().chain(all -> {
-            List<InRecovery> inRecovery = new ArrayList<>();
+            List<CredentialRecord> withRule = new ArrayList<>();
+            List<RecoveryConfig> rules = new ArrayList<>();
             for (CredentialRecord credential : all) {
                 // forgiving read: a corrupt rule is off and never breaks the loop
                 RecoveryConfig rule = RecoveryConfig.read(credential.config(), defaultZone);
-                if (rule.mode() != RecoveryMode.OFF
-                        && RecoveryDecisions.needsRecovery(
-                                credential.account().status(),
-                                credential.account().nextRetryAt(),
-                                credential.account().cooldownUntil(),
-                                credential.hasModelFailures())) {
-                    inRecovery.add(new InRecovery(credential, rule));
+                if (rule.mode() != RecoveryMode.OFF) {
+                    withRule.add(credential);
+                    rules.add(rule);
                 }
             }
-            List<String> ids =
-                    inRecovery.stream().map(due -> due.credential().id()).toList();
-            return credentials
-                    .modelRows(ids)
-                    .chain(rows -> Multi.createFrom()
-                            .iterable(inRecovery)
-                            .onItem()
-                            .transformToUni(due -> handle(
-                                    due, rows.getOrDefault(due.credential().id(), List.of()), previousTick, thisTick))
-                            .merge(probeConcurrency)
-                            .collect()
-                            .asList())
-                    .map(handled -> report(all.size(), inRecovery.size(), handled));
+            List<String> ids = withRule.stream().map(CredentialRecord::id).toList();
+            return credentials.modelRows(ids).chain(rows -> {
+                List<InRecovery> inRecovery = new ArrayList<>();
+                for (int i = 0; i < withRule.size(); i++) {
+                    CredentialRecord credential = withRule.get(i);
+                    CredentialHealth health =
+                            CredentialHealth.of(credential.account(), rows.getOrDefault(credential.id(), List.of()));
+                    if (RecoveryDecisions.needsRecovery(health)) {
+                        inRecovery.add(new InRecovery(credential, rules.get(i), health));
+                    }
+                }
+                return Multi.createFrom()
+                        .iterable(inRecovery)
+                        .onItem()
+                        .transformToUni(due -> handle(due, previousTick, thisTick))
+                        .merge(probeConcurrency)
+                        .collect()
+                        .asList()
+                        .map(handled -> report(all.size(), inRecovery.size(), handled));
+            });
         });
     }
 
-    private Uni<Handled> handle(InRecovery due, List<ModelState> rows, Instant previousTick, Instant thisTick) {
+    private Uni<Handled> handle(InRecovery due, Instant previousTick, Instant thisTick) {
         CredentialRecord credential = due.credential();
         return Uni.createFrom()
                 .deferred(() -> {
-                    Map<String, ModelState> byKey =
-                            rows.stream().collect(Collectors.toMap(ModelState::modelKey, Function.identity()));
                     RecoveryAction action = RecoveryDecisions.decide(
                             due.rule(),
-                            new CredentialHealth(credential.account(), byKey),
+                            due.health(),
                             credential.platform(),
                             credential.kind(),
                             credential.modelMappings(),
@@ -182,7 +184,7 @@ public class RecoveryTicker {
             meters.counter("recovery.reactivations").increment();
             return publisher
                     .outcome(new CredentialEvent.ScheduledReactivationTriggered(
-                            UUID.randomUUID(), credential.id(), thisTick, reactivate.scheduledTimeText()))
+                            EventIds.next(), credential.id(), thisTick, reactivate.scheduledTimeText()))
                     .replaceWith(Handled.REACTIVATED);
         }
         if (action instanceof RecoveryAction.Probe probe) {

@@ -1,6 +1,7 @@
 package io.routegateway.core.event;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -12,6 +13,7 @@ import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.WeightMode;
 import io.routegateway.core.policy.FailurePolicy;
 import io.routegateway.core.state.AccountState;
+import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.core.state.ModelState;
 
 /**
@@ -58,6 +60,37 @@ public record CredentialSnapshot(
         failurePolicy = failurePolicy == null ? FailurePolicy.DEFAULTS : failurePolicy;
         weightMode = weightMode == null ? WeightMode.AUTO : weightMode;
         account = account == null ? AccountState.HEALTHY : account;
+    }
+
+    /** The account row and the model rows as one health state (rows keyed by model key). */
+    @JsonIgnore
+    public CredentialHealth health() {
+        return CredentialHealth.of(account, models);
+    }
+
+    /** This snapshot with another health state; the version and every other field are kept. */
+    public CredentialSnapshot withHealth(CredentialHealth health) {
+        return new CredentialSnapshot(
+                credentialId,
+                version,
+                name,
+                platform,
+                kind,
+                baseUrl,
+                encryptedSecret,
+                modelMappings,
+                failurePolicy,
+                enabled,
+                archived,
+                inPool,
+                priority,
+                weightMode,
+                weight,
+                quotaRemaining,
+                groupIds,
+                health.account(),
+                new ArrayList<>(health.models().values()),
+                publishedAt);
     }
 
     /** What {@link #encryptedSecret} is sealed to: it opens only while these fields are unchanged. */

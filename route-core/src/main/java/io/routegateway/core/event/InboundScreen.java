@@ -49,28 +49,7 @@ public final class InboundScreen {
         if (same(requestedModel, record.requestedModel()) && same(modelKey, record.modelKey())) {
             return new Screened.Accepted<>(record, false);
         }
-        return new Screened.Accepted<>(
-                new RequestCompleted(
-                        record.requestId(),
-                        record.occurredAt(),
-                        record.protocol(),
-                        record.accessKeyId(),
-                        record.groupId(),
-                        record.credentialId(),
-                        requestedModel,
-                        modelKey,
-                        record.attempts(),
-                        record.status(),
-                        record.reasonCode(),
-                        record.latencyMs(),
-                        record.ttftMs(),
-                        record.inputTokens(),
-                        record.outputTokens(),
-                        record.stream(),
-                        record.clientDisconnected(),
-                        record.success(),
-                        record.probe()),
-                true);
+        return new Screened.Accepted<>(record.withModelNames(requestedModel, modelKey), true);
     }
 
     public static Screened<CredentialEvent> outcome(CredentialEvent event) {

@@ -44,6 +44,139 @@ public record RequestCompleted(
 
     public static final String TYPE = "request-completed.v1";
 
+    /**
+     * A client request refused before routing (authentication, group or body checks): no group,
+     * credential or model, no attempt, nothing sent, not a success.
+     */
+    public static RequestCompleted refused(
+            UUID requestId, Instant occurredAt, Protocol protocol, String accessKeyId, int status, String reasonCode) {
+        return new RequestCompleted(
+                requestId,
+                occurredAt,
+                protocol,
+                accessKeyId,
+                null,
+                null,
+                null,
+                null,
+                0,
+                status,
+                reasonCode,
+                0,
+                null,
+                null,
+                null,
+                false,
+                false,
+                false,
+                false);
+    }
+
+    /**
+     * A client request that was routed, settled when its answer ended (success or failure, the
+     * client gone mid-stream included); never a probe.
+     */
+    public static RequestCompleted settled(
+            UUID requestId,
+            Instant occurredAt,
+            Protocol protocol,
+            String accessKeyId,
+            String groupId,
+            String credentialId,
+            String requestedModel,
+            String modelKey,
+            int attempts,
+            int status,
+            String reasonCode,
+            long latencyMs,
+            Long ttftMs,
+            Long inputTokens,
+            Long outputTokens,
+            boolean stream,
+            boolean clientDisconnected,
+            boolean success) {
+        return new RequestCompleted(
+                requestId,
+                occurredAt,
+                protocol,
+                accessKeyId,
+                groupId,
+                credentialId,
+                requestedModel,
+                modelKey,
+                attempts,
+                status,
+                reasonCode,
+                latencyMs,
+                ttftMs,
+                inputTokens,
+                outputTokens,
+                stream,
+                clientDisconnected,
+                success,
+                false);
+    }
+
+    /**
+     * One recovery probe or model test: one attempt on one credential, no AccessKey or group, no
+     * reason code, nothing streamed; {@code status} 0 when no HTTP answer came.
+     */
+    public static RequestCompleted probe(
+            UUID requestId,
+            Instant occurredAt,
+            Protocol protocol,
+            String credentialId,
+            String requestedModel,
+            String modelKey,
+            int status,
+            long latencyMs,
+            boolean success) {
+        return new RequestCompleted(
+                requestId,
+                occurredAt,
+                protocol,
+                null,
+                null,
+                credentialId,
+                requestedModel,
+                modelKey,
+                1,
+                status,
+                null,
+                latencyMs,
+                null,
+                null,
+                null,
+                false,
+                false,
+                success,
+                true);
+    }
+
+    /** This record with other model names, everything else kept. */
+    public RequestCompleted withModelNames(String requestedModel, String modelKey) {
+        return new RequestCompleted(
+                requestId,
+                occurredAt,
+                protocol,
+                accessKeyId,
+                groupId,
+                credentialId,
+                requestedModel,
+                modelKey,
+                attempts,
+                status,
+                reasonCode,
+                latencyMs,
+                ttftMs,
+                inputTokens,
+                outputTokens,
+                stream,
+                clientDisconnected,
+                success,
+                probe);
+    }
+
     @JsonProperty(value = "type", access = JsonProperty.Access.READ_ONLY)
     public String type() {
         return TYPE;

@@ -6,6 +6,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,6 +43,28 @@ public final class Json {
             return node != null && node.isObject() ? Optional.of((ObjectNode) node) : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The one write of a value the project defines (a wire record, a JSON tree, a list of strings):
+     * such a value always serializes, so a failure is a bug, thrown unchecked.
+     */
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(
+                    (value == null ? "null" : value.getClass().getSimpleName()) + " did not serialize", e);
+        }
+    }
+
+    /** As {@link #write(Object)}, written as the declared {@code type} (a sealed event carries its type name). */
+    public static <T> String write(T value, Class<T> type) {
+        try {
+            return MAPPER.writerFor(type).writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(type.getSimpleName() + " did not serialize", e);
         }
     }
 

@@ -12,7 +12,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -154,11 +153,7 @@ public record RecoveryConfig(RecoveryMode mode, List<LocalTime> times, ZoneId ti
         } else {
             config.set(KEY, recovery.toJson());
         }
-        try {
-            return Json.MAPPER.writeValueAsString(config);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a JSON tree always serializes", e);
-        }
+        return Json.write(config);
     }
 
     /** {@link #applyRecovery(String, JsonNode, ZoneId)} with UTC as the default zone. */

@@ -2,6 +2,8 @@ package io.routegateway.core.state;
 
 import java.time.Instant;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -16,6 +18,15 @@ public record CredentialHealth(AccountState account, Map<String, ModelState> mod
             throw new IllegalArgumentException("account is required");
         }
         models = Collections.unmodifiableMap(new TreeMap<>(models == null ? Map.of() : models));
+    }
+
+    /** The account row and a list of model rows (a later row of the same key wins). */
+    public static CredentialHealth of(AccountState account, List<ModelState> rows) {
+        Map<String, ModelState> byKey = new HashMap<>();
+        for (ModelState row : rows) {
+            byKey.put(row.modelKey(), row);
+        }
+        return new CredentialHealth(account, byKey);
     }
 
     public Optional<ModelState> model(String modelKey) {
@@ -41,7 +52,10 @@ public record CredentialHealth(AccountState account, Map<String, ModelState> mod
         return new CredentialHealth(account, next);
     }
 
-    /** Any row that is not a manual pause: the spec's {@code has_model_failures}. */
+    /**
+     * Any row that is not a manual pause: the spec's {@code has_model_failures}, decided here only
+     * (recovery-service reads the rows and asks this, it does not count them in SQL).
+     */
     public boolean hasModelFailures() {
         return models.values().stream().anyMatch(row -> row.status() != ModelStatus.PAUSED);
     }

@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.bridge.Embeddings;
@@ -272,10 +271,6 @@ public final class UpstreamRequests {
             }
             body = copy;
         }
-        try {
-            return Json.MAPPER.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a JSON tree always serializes", e);
-        }
+        return Json.write(body).getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -38,6 +38,16 @@ public interface RouteConfig {
      */
     Optional<String> internalToken();
 
+    /**
+     * Zone of a scheduled recovery rule that names none ({@code ROUTE_DEFAULT_TIME_ZONE}, an IANA id
+     * such as {@code Asia/Shanghai}): state-service stamps it into the rules the admin API writes,
+     * recovery-service reads it for rules stored without one. Unset: the JVM's zone, the spec's
+     * "local time". recovery-service still honours its former key {@code recovery.default-time-zone}
+     * (deprecated) when this one is unset; route-core {@code DefaultZone} decides. An unknown id
+     * stops the service at start.
+     */
+    Optional<String> defaultTimeZone();
+
     /** Where PostgreSQL is; the JDBC URL (Flyway) and the reactive URL are both built from it. */
     Db db();
 

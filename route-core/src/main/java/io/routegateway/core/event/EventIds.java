@@ -1,15 +1,16 @@
-package io.routegateway.gateway.forward;
+package io.routegateway.core.event;
 
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Random version-4 UUIDs for request and event ids without {@link UUID#randomUUID()}'s shared
- * {@code SecureRandom} (a lock on the request path). The ids need uniqueness, not secrecy.
+ * The one source of request and event ids of every service: random version-4 UUIDs without {@link
+ * UUID#randomUUID()}'s shared {@code SecureRandom} (a lock on the request path). The ids need
+ * uniqueness, not secrecy.
  */
-public final class RequestIds {
+public final class EventIds {
 
-    private RequestIds() {}
+    private EventIds() {}
 
     public static UUID next() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
