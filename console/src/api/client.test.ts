@@ -28,19 +28,33 @@ describe('the admin API client', () => {
     expect(sessionStorage.getItem('console.admin-token')).toBeNull();
   });
 
-  it('turns the error shape into an ApiError with its code', async () => {
+  it('turns the error shape into an ApiError with its code and type', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () =>
-        new Response(JSON.stringify({ error: { code: 'validation.weight', message: 'weight must be 1..100' } }), { status: 400 }),
+        new Response(
+          JSON.stringify({ error: { code: 'validation.weight', message: 'weight must be 1..100', type: 'invalid_request' } }),
+          { status: 400 },
+        ),
       ),
     );
     await expect(api('PATCH', '/credentials/x', { weight: 0 })).rejects.toMatchObject({
       status: 400,
       code: 'validation.weight',
       message: 'weight must be 1..100',
+      type: 'invalid_request',
     });
     await expect(api('PATCH', '/credentials/x', {})).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('an answer without the error body is http_<status> of type http_error', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' })));
+    await expect(api('GET', '/credentials')).rejects.toMatchObject({
+      status: 502,
+      code: 'http_502',
+      message: 'Bad Gateway',
+      type: 'http_error',
+    });
   });
 
   it('encodes each segment of a model key that contains a slash', () => {

@@ -32,12 +32,17 @@ export interface Page<T> {
   next_cursor?: string | null;
 }
 
-/** The admin API's one error shape: {"error":{"code","message"}}. */
+/**
+ * The services' one error body: {"error":{"code","message","type"}}. `code` is the precise reason,
+ * `type` its class (invalid_request, unauthorized, forbidden, not_found, conflict, server_error);
+ * an answer without that body (a proxy's page, say) is `http_<status>` of type `http_error`.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly type: string = 'http_error',
   ) {
     super(message);
   }
@@ -101,9 +106,14 @@ export async function api<T>(method: string, path: string, body?: unknown, authT
     parsed = null;
   }
   if (!response.ok) {
-    const error = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
+    const error = (parsed as { error?: { code?: string; message?: string; type?: string } } | null)?.error;
     if (response.status === 401 && authToken === token) onUnauthorized();
-    throw new ApiError(response.status, error?.code ?? `http_${response.status}`, error?.message ?? response.statusText);
+    throw new ApiError(
+      response.status,
+      error?.code ?? `http_${response.status}`,
+      error?.message ?? response.statusText,
+      error?.type ?? 'http_error',
+    );
   }
   return parsed as T;
 }
