@@ -361,7 +361,7 @@ public class GatewayRoutes {
             forwarding.forward(
                     ctx,
                     new ProxyRequest(
-                            RequestIds.next(),
+                            EventIds.next(),
                             protocol,
                             key,
                             body,
