@@ -6,6 +6,7 @@ import java.util.List;
 import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.model.Platform;
+import io.routegateway.core.testing.CredentialBuilder;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.Pool;
@@ -42,7 +43,7 @@ class StreamUsageFrameTests extends GatewayTestBase {
         keyId = Pool.uid("k");
     }
 
-    private void pool(Pool.Cred cred) {
+    private void pool(CredentialBuilder cred) {
         String group = Pool.uid("g");
         install(
                 List.of(cred.serves("m").groups(group).build(box)),
