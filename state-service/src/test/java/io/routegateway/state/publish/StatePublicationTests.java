@@ -31,7 +31,7 @@ import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Protocol;
-import io.routegateway.state.consume.CredentialEventService;
+import io.routegateway.state.outcome.CredentialEventService;
 import io.routegateway.state.repository.AccessKeyEntity;
 import io.routegateway.state.repository.AccessKeyGroupEntity;
 import io.routegateway.state.repository.CredentialEntity;

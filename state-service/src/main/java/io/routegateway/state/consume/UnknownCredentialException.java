@@ -1,9 +1,0 @@
-package io.routegateway.state.consume;
-
-/** An event names a credential that does not exist: it can never be applied (a poison message). */
-public final class UnknownCredentialException extends PoisonMessageException {
-
-    public UnknownCredentialException(String credentialId) {
-        super("unknown credential " + credentialId);
-    }
-}

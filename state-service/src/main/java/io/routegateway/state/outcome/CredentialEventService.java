@@ -1,0 +1,291 @@
+package io.routegateway.state.outcome;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.CredentialEvent.AttemptSucceeded;
+import io.routegateway.core.state.CredentialHealth;
+import io.routegateway.core.state.CredentialProfile;
+import io.routegateway.core.state.HealthChange;
+import io.routegateway.core.state.ModelState;
+import io.routegateway.core.state.StateTransition;
+import io.routegateway.core.state.SuccessShortcut;
+import io.routegateway.core.state.SuccessShortcut.OutcomePosition;
+import io.routegateway.core.state.Transition;
+import io.routegateway.state.publish.OutboxRelay;
+import io.routegateway.state.publish.StateOutbox;
+import io.routegateway.state.repository.CredentialEntity;
+import io.routegateway.state.repository.CredentialModelEntity;
+import io.routegateway.state.repository.CredentialModelRepository;
+import io.routegateway.state.repository.CredentialRepository;
+import io.routegateway.state.repository.ProcessedEventRepository;
+import io.routegateway.state.repository.RuntimeSettingRepository;
+import io.routegateway.state.repository.StateRows;
+import io.routegateway.state.repository.TimelineEntity;
+import io.routegateway.state.repository.TimelineRepository;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Applies {@link CredentialEvent}s to the database: the one write path of credential health, used
+ * by the outcome consumer and by the admin API's manual actions (pause, resume, clear, clear all,
+ * restore), so both go through the same transition and the same outbox.
+ *
+ * <p>One transaction per event: lock the account row, record the event id (an id recorded before
+ * means a redelivery: nothing else happens), load the model rows, run {@link StateTransition#apply}
+ * (escalation included, under the lock), write only what changed, append the timeline, bump {@code
+ * state_version} and queue the snapshot.
+ *
+ * <p>A plain success read from {@code route.outcomes} first takes a fast path: gateways publish
+ * every success (only this service knows whether a failure recorded by another replica or by
+ * recovery-service waits to be cleared), and almost all of them change nothing. One unlocked read
+ * of the account row and the row of the success's model; when {@link SuccessShortcut#changesNothing}
+ * says so, the record is acknowledged with nothing written, not even an idempotency row. Such a
+ * success, delivered again after a later failure was applied, must not clear that failure: every
+ * applied change stores its record's position on the row ({@code outcome_partition}, {@code
+ * outcome_offset}), and a success at or before it ({@link SuccessShortcut#isReplay}) is ignored.
+ * Acknowledging a no-op is safe even unlocked: the outcomes of one credential arrive on one
+ * partition and are applied one after the other, and what the admin API writes meanwhile (pauses,
+ * resumes, clears, restores) never adds a failure that the success would have had to clear.
+ */
+@ApplicationScoped
+public class CredentialEventService {
+
+    private final CredentialRepository credentials;
+    private final CredentialModelRepository models;
+    private final ProcessedEventRepository processedEvents;
+    private final TimelineRepository timeline;
+    private final RuntimeSettingRepository settings;
+    private final StateOutbox stateOutbox;
+    private final OutboxRelay relay;
+    private final Clock clock;
+    private final EventMetrics metrics;
+
+    public CredentialEventService(
+            CredentialRepository credentials,
+            CredentialModelRepository models,
+            ProcessedEventRepository processedEvents,
+            TimelineRepository timeline,
+            RuntimeSettingRepository settings,
+            StateOutbox stateOutbox,
+            OutboxRelay relay,
+            Clock clock,
+            EventMetrics metrics) {
+        this.credentials = credentials;
+        this.models = models;
+        this.processedEvents = processedEvents;
+        this.timeline = timeline;
+        this.settings = settings;
+        this.stateOutbox = stateOutbox;
+        this.relay = relay;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Applies the event in its own transaction and, once that committed, starts publishing the new
+     * snapshot. Use this outside a transaction.
+     *
+     * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
+     */
+    public Uni<ApplyResult> apply(CredentialEvent event) {
+        return apply(event, null);
+    }
+
+    /**
+     * Applies an event read from {@code route.outcomes} at {@code position} (null: not from the
+     * topic), with the fast path for a success that changes nothing ({@link ApplyResult.Kind#NO_OP}).
+     *
+     * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
+     */
+    public Uni<ApplyResult> apply(CredentialEvent event, OutcomePosition position) {
+        if (position != null && event instanceof AttemptSucceeded success && hasEnvelope(event)) {
+            return acknowledgedIfNoOp(success).onItem().ifNull().switchTo(() -> applyCommitted(event, position));
+        }
+        return applyCommitted(event, position);
+    }
+
+    /** The fast path: one read, no transaction, no write; null when the success has something to clear. */
+    private Uni<ApplyResult> acknowledgedIfNoOp(AttemptSucceeded success) {
+        return Panache.withSession(() -> credentials.findWithModel(success.credentialId(), success.modelKey()))
+                .onItem()
+                .ifNull()
+                .failWith(() -> new UnknownCredentialException(success.credentialId()))
+                .map(found -> {
+                    List<CredentialModelEntity> modelRows = found.model() == null ? List.of() : List.of(found.model());
+                    CredentialHealth stored = StateRows.health(found.credential(), modelRows);
+                    if (!SuccessShortcut.changesNothing(stored, success)) {
+                        return null;
+                    }
+                    ApplyResult result = new ApplyResult(
+                            success.eventId(),
+                            found.credential().id,
+                            ApplyResult.Kind.NO_OP,
+                            found.credential().stateVersion,
+                            List.of());
+                    metrics.noOp();
+                    return result;
+                });
+    }
+
+    private Uni<ApplyResult> applyCommitted(CredentialEvent event, OutcomePosition position) {
+        Timer.Sample sample = metrics.startApply();
+        return applyLockedTransaction(event, position).invoke(result -> {
+            metrics.applied(sample, result);
+            if (result.kind() == ApplyResult.Kind.CHANGED) {
+                relay.trigger();
+            }
+        });
+    }
+
+    /**
+     * Applies the event inside the caller's transaction if there is one (else in a new one). The
+     * snapshot is queued in the same transaction; it is published after the commit, by the relay's
+     * next round ({@code OutboxRelay.trigger()} right after the commit makes that immediate).
+     *
+     * @return {@link ApplyResult.Kind#DUPLICATE} when the event id was applied before (nothing is
+     *     written), {@link ApplyResult.Kind#UNCHANGED} when the transition changed nothing stored
+     * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
+     */
+    public Uni<ApplyResult> applyInTransaction(CredentialEvent event) {
+        return applyLockedTransaction(event, null);
+    }
+
+    private static boolean hasEnvelope(CredentialEvent event) {
+        return event.eventId() != null && event.credentialId() != null && event.occurredAt() != null;
+    }
+
+    private Uni<ApplyResult> applyLockedTransaction(CredentialEvent event, OutcomePosition position) {
+        if (!hasEnvelope(event)) {
+            return Uni.createFrom()
+                    .failure(new PoisonMessageException(
+                            "event_id, credential_id and occurred_at are required (" + event.type() + ")"));
+        }
+        return Panache.withTransaction(() -> credentials
+                .findForUpdate(event.credentialId())
+                .onItem()
+                .ifNull()
+                .failWith(() -> new UnknownCredentialException(event.credentialId()))
+                .flatMap(row -> {
+                    if (event instanceof AttemptSucceeded && SuccessShortcut.isReplay(positionOf(row), position)) {
+                        // an older success delivered again (it may have been acknowledged as a no-op
+                        // without an idempotency row): a change after it is newer, keep it
+                        return Uni.createFrom()
+                                .item(new ApplyResult(
+                                        event.eventId(), row.id, ApplyResult.Kind.STALE, row.stateVersion, List.of()));
+                    }
+                    Instant now = clock.instant();
+                    // under the row lock: a concurrent redelivery waits here and then finds the id
+                    return processedEvents
+                            .recordIfNew(event.eventId(), row.id, event.type(), now)
+                            .flatMap(isNew -> isNew
+                                    ? applyLocked(row, event, position)
+                                    : Uni.createFrom()
+                                            .item(new ApplyResult(
+                                                    event.eventId(),
+                                                    row.id,
+                                                    ApplyResult.Kind.DUPLICATE,
+                                                    row.stateVersion,
+                                                    List.of())));
+                }));
+    }
+
+    private static OutcomePosition positionOf(CredentialEntity row) {
+        return row.outcomePartition == null || row.outcomeOffset == null
+                ? null
+                : new OutcomePosition(row.outcomePartition, row.outcomeOffset);
+    }
+
+    private Uni<ApplyResult> applyLocked(CredentialEntity row, CredentialEvent event, OutcomePosition position) {
+        return models.listForCredential(row.id)
+                .flatMap(modelRows -> settings.current().flatMap(runtime -> {
+                    CredentialProfile profile = StateRows.profile(row, runtime.blacklistThreshold());
+                    CredentialHealth before = StateRows.health(row, modelRows);
+                    Transition transition = StateTransition.apply(profile, before, event);
+                    HealthDiff diff = HealthDiff.between(before, transition.next());
+                    if (!diff.changesState()) {
+                        // recorded as processed (a redelivered success must never undo a later failure), no new version
+                        return Uni.createFrom()
+                                .item(new ApplyResult(
+                                        event.eventId(),
+                                        row.id,
+                                        ApplyResult.Kind.UNCHANGED,
+                                        row.stateVersion,
+                                        List.of()));
+                    }
+                    if (position != null) {
+                        // written in the same UPDATE as the health columns; overwritten, not maxed:
+                        // after the topic was recreated its offsets start again, and the first change
+                        // read from it moves the mark back
+                        row.outcomePartition = position.partition();
+                        row.outcomeOffset = position.offset();
+                    }
+                    return write(row, modelRows, diff, transition, event)
+                            .map(ignored -> new ApplyResult(
+                                    event.eventId(),
+                                    row.id,
+                                    ApplyResult.Kind.CHANGED,
+                                    row.stateVersion,
+                                    transition.changes()));
+                }));
+    }
+
+    private Uni<Void> write(
+            CredentialEntity row,
+            List<CredentialModelEntity> modelRows,
+            HealthDiff diff,
+            Transition transition,
+            CredentialEvent event) {
+        if (diff.account() != null) {
+            StateRows.writeAccount(row, diff.account());
+        }
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (String key : diff.deletions()) {
+            CredentialModelEntity doomed = find(modelRows, key);
+            chain = chain.flatMap(ignored -> models.delete(doomed));
+        }
+        for (ModelState model : diff.upserts()) {
+            CredentialModelEntity existing = find(modelRows, model.modelKey());
+            if (existing != null) {
+                StateRows.writeModel(existing, model);
+            } else {
+                chain = chain.flatMap(ignored ->
+                        models.persist(StateRows.newModelRow(row.id, model)).replaceWithVoid());
+            }
+        }
+        for (HealthChange change : transition.changes()) {
+            chain = chain.flatMap(ignored ->
+                    timeline.persist(timelineLine(row.id, change, event)).replaceWithVoid());
+        }
+        return chain.flatMap(ignored -> stateOutbox.credentialChanged(row, transition.next()))
+                .replaceWithVoid();
+    }
+
+    private static CredentialModelEntity find(List<CredentialModelEntity> rows, String modelKey) {
+        for (CredentialModelEntity row : rows) {
+            if (row.modelKey.equals(modelKey)) {
+                return row;
+            }
+        }
+        return null;
+    }
+
+    private static TimelineEntity timelineLine(String credentialId, HealthChange change, CredentialEvent event) {
+        TimelineEntity line = new TimelineEntity();
+        line.credentialId = credentialId;
+        line.modelKey = change.modelKey();
+        line.occurredAt = event.occurredAt();
+        line.fromCondition = change.from();
+        line.toCondition = change.to();
+        line.cause = change.cause();
+        line.until = change.until();
+        line.detail = change.detail();
+        line.eventId = event.eventId();
+        return line;
+    }
+}

@@ -1,0 +1,68 @@
+package io.routegateway.state.usage;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import io.routegateway.state.web.AdminApi;
+import io.routegateway.state.web.Page;
+import io.smallrye.mutiny.Uni;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Request log and usage: the same filters, as query parameters. */
+@Path(AdminApi.BASE)
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "requests", description = "Request logs and usage statistics")
+public class RequestLogResource {
+
+    private final RequestStatsService service;
+
+    RequestLogResource(RequestStatsService service) {
+        this.service = service;
+    }
+
+    @GET
+    @Path("/requests")
+    @Operation(summary = "Request log, newest first, failed requests included")
+    public Uni<Page<RequestLogView>> requests(
+            @QueryParam("access_key_id") String accessKeyId,
+            @QueryParam("credential_id") String credentialId,
+            @QueryParam("group_id") String groupId,
+            @Parameter(description = "requested name or model key") @QueryParam("model") String model,
+            @QueryParam("success") String success,
+            @QueryParam("reason_code") String reasonCode,
+            @Parameter(description = "true: only probes and model tests; false: none") @QueryParam("probe")
+                    String probe,
+            @Parameter(description = "inclusive ISO-8601 instant") @QueryParam("from") String from,
+            @Parameter(description = "exclusive ISO-8601 instant") @QueryParam("to") String to,
+            @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
+        RequestFilter filter =
+                RequestFilter.parse(accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to);
+        return service.requests(filter, limit, cursor);
+    }
+
+    @GET
+    @Path("/usage")
+    @Operation(summary = "Tokens, cost, requests and failures per access key, credential, group, model or day")
+    public Uni<UsageView> usage(
+            @Parameter(description = "access_key, credential, group, model or day (default)") @QueryParam("group_by")
+                    String groupBy,
+            @QueryParam("access_key_id") String accessKeyId,
+            @QueryParam("credential_id") String credentialId,
+            @QueryParam("group_id") String groupId,
+            @QueryParam("model") String model,
+            @QueryParam("success") String success,
+            @QueryParam("reason_code") String reasonCode,
+            @QueryParam("probe") String probe,
+            @QueryParam("from") String from,
+            @QueryParam("to") String to) {
+        RequestFilter filter =
+                RequestFilter.parse(accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to);
+        return service.usage(filter, groupBy);
+    }
+}

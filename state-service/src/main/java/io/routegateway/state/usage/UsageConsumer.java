@@ -1,0 +1,237 @@
+package io.routegateway.state.usage;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.quarkus.runtime.ShutdownEvent;
+import io.routegateway.core.event.InboundScreen;
+import io.routegateway.core.event.InboundScreen.Screened;
+import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.policy.RuntimeSettings;
+import io.routegateway.core.usage.ModelPrices;
+import io.routegateway.state.outcome.EventMetrics;
+import io.routegateway.state.outcome.Failures;
+import io.routegateway.state.outcome.OutcomeConsumer;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
+
+/**
+ * Consumes {@code route.usage} in batches into {@code request_logs}: one transaction and one
+ * pipelined batch insert per poll, idempotent by {@code request_id} ({@code ON CONFLICT DO
+ * NOTHING}), failed requests included. {@code cost_micros} comes from the {@code model_prices}
+ * runtime setting, read once per batch; an unpriced model has a null cost.
+ *
+ * <p>No record can stop the channel. Each one is screened first ({@link InboundScreen#usage}):
+ * unstorable text in its model names is replaced, a record that cannot be parsed or carries an
+ * unstorable identifier goes to {@code route.usage.dlq} ({@link UsageDeadLetters}). A passing
+ * database failure is retried with back-off for as long as it lasts ({@link Failures}); any other
+ * failure of the batch insert sends the batch through one record at a time, so the record at fault
+ * is found: a data or constraint error dead-letters it at once, an unknown error after {@link
+ * Failures#BOUNDED_RETRIES} retries, and every other record of the batch is stored.
+ */
+@ApplicationScoped
+public class UsageConsumer {
+
+    /** The channel name, shared with configuration and tests. */
+    public static final String CHANNEL = "usage";
+
+    static final String INSERT = "INSERT INTO request_logs (request_id, occurred_at, occurred_epoch_ms, protocol,"
+            + " access_key_id, group_id, credential_id, requested_model, model_key, attempts, status, reason_code,"
+            + " latency_ms, ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success,"
+            + " probe) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,"
+            + " $20, $21) ON CONFLICT (request_id) DO NOTHING";
+
+    private static final Logger LOG = Logger.getLogger(UsageConsumer.class);
+
+    /** A screened record and where it came from (for its dead letter). */
+    private record Usage(ConsumerRecord<String, String> source, RequestCompleted value) {}
+
+    private final Pool pool;
+    private final EventMetrics metrics;
+    private final UsageDeadLetters deadLetters;
+    private volatile boolean stopping;
+
+    public UsageConsumer(Pool pool, EventMetrics metrics, UsageDeadLetters deadLetters) {
+        this.pool = pool;
+        this.metrics = metrics;
+        this.deadLetters = deadLetters;
+    }
+
+    /** Fired before any bean is destroyed, so before the database pool closes. */
+    void stopping(@Observes ShutdownEvent shutdown) {
+        stopping = true;
+    }
+
+    @Incoming(CHANNEL)
+    public Uni<Void> consume(ConsumerRecords<String, String> batch) {
+        List<Usage> records = new ArrayList<>(batch.count());
+        Uni<Void> refusals = Uni.createFrom().voidItem();
+        for (ConsumerRecord<String, String> source : batch) {
+            RequestCompleted parsed;
+            try {
+                parsed = parse(source.value());
+            } catch (IllegalArgumentException e) {
+                refusals = refusals.flatMap(ok -> deadLetters.send(source, "unparsable", e.getMessage(), null));
+                continue;
+            }
+            Screened<RequestCompleted> screened = InboundScreen.usage(parsed);
+            if (screened instanceof Screened.Refused<RequestCompleted> refused) {
+                refusals = refusals.flatMap(ok -> deadLetters.send(source, "unstorable", refused.reason(), null));
+            } else {
+                Screened.Accepted<RequestCompleted> accepted = (Screened.Accepted<RequestCompleted>) screened;
+                if (accepted.sanitised()) {
+                    metrics.sanitised(CHANNEL);
+                }
+                records.add(new Usage(source, accepted.value()));
+            }
+        }
+        return refusals.flatMap(ok -> store(records));
+    }
+
+    private Uni<Void> store(List<Usage> records) {
+        if (records.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        metrics.usageRecords(records.size());
+        // a passing database outage (restart, failover) must not fail-stop the channel: retry like outcomes
+        return insert(records)
+                .onFailure(failure -> !stopping && Failures.isTransient(failure))
+                .retry()
+                .withBackOff(OutcomeConsumer.FIRST_RETRY, OutcomeConsumer.MAX_RETRY)
+                .indefinitely()
+                .onFailure(failure -> !stopping)
+                .recoverWithUni(failure -> {
+                    LOG.infof(
+                            "A batch of %d usage records was refused (%s); storing them one at a time",
+                            records.size(), describe(failure));
+                    return oneAtATime(records);
+                })
+                .onFailure()
+                .recoverWithUni(UsageConsumer::leftForRedelivery);
+    }
+
+    private Uni<Void> oneAtATime(List<Usage> records) {
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (Usage record : records) {
+            chain = chain.flatMap(ok -> storeOne(record));
+        }
+        return chain;
+    }
+
+    private Uni<Void> storeOne(Usage record) {
+        return insert(List.of(record))
+                .onFailure(failure -> !stopping && Failures.isTransient(failure))
+                .retry()
+                .withBackOff(OutcomeConsumer.FIRST_RETRY, OutcomeConsumer.MAX_RETRY)
+                .indefinitely()
+                .onFailure(failure -> !stopping && Failures.classify(failure) == Failures.Verdict.UNKNOWN)
+                .retry()
+                .withBackOff(OutcomeConsumer.FIRST_RETRY, OutcomeConsumer.MAX_RETRY)
+                .atMost(Failures.BOUNDED_RETRIES)
+                .onFailure(failure -> !stopping)
+                .recoverWithUni(failure -> deadLetters.send(
+                        record.source(),
+                        Failures.classify(failure) == Failures.Verdict.RECORD
+                                ? "database_rejected"
+                                : "retries_exhausted",
+                        "request_logs refused the record: " + describe(failure),
+                        failure.getClass().getName()));
+    }
+
+    /** Neither stored nor dead-lettered during shutdown: the batch is not committed and comes again. */
+    private static Uni<Void> leftForRedelivery(Throwable failure) {
+        LOG.infof("Usage batch not stored during shutdown (%s); it is delivered again after the restart", failure);
+        return Uni.createFrom().nothing();
+    }
+
+    private Uni<Void> insert(List<Usage> records) {
+        return pool.withTransaction(connection -> prices(connection)
+                        .flatMap(prices -> connection.preparedQuery(INSERT).executeBatch(tuples(records, prices))))
+                .replaceWithVoid();
+    }
+
+    /** The failure's class and SQLSTATE: PostgreSQL's message text can quote the value. */
+    private static String describe(Throwable failure) {
+        String sqlState = Failures.sqlState(failure);
+        return failure.getClass().getSimpleName() + (sqlState == null ? "" : " SQLSTATE " + sqlState);
+    }
+
+    /** @throws IllegalArgumentException with a reason that never quotes the payload */
+    private static RequestCompleted parse(String payload) {
+        if (payload == null || payload.isBlank()) {
+            throw new IllegalArgumentException("empty usage record");
+        }
+        try {
+            RequestCompleted record = Json.MAPPER.readValue(payload, RequestCompleted.class);
+            if (record == null || record.requestId() == null || record.occurredAt() == null) {
+                throw new IllegalArgumentException("request_id and occurred_at are required");
+            }
+            return record;
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("unparsable usage record"
+                    + (e.getLocation() == null
+                            ? ""
+                            : " at line " + e.getLocation().getLineNr() + ", column "
+                                    + e.getLocation().getColumnNr()));
+        }
+    }
+
+    private static Uni<ModelPrices> prices(SqlConnection connection) {
+        return connection
+                .preparedQuery("SELECT key, value FROM runtime_settings WHERE key = $1")
+                .execute(Tuple.of(RuntimeSettings.MODEL_PRICES))
+                .map(rows -> {
+                    Map<String, String> stored = new HashMap<>();
+                    for (Row row : rows) {
+                        stored.put(row.getString("key"), row.getString("value"));
+                    }
+                    return RuntimeSettings.fromStored(stored).modelPrices();
+                });
+    }
+
+    private static List<Tuple> tuples(List<Usage> records, ModelPrices prices) {
+        List<Tuple> tuples = new ArrayList<>(records.size());
+        for (Usage usage : records) {
+            RequestCompleted record = usage.value();
+            tuples.add(Tuple.from(new Object[] {
+                record.requestId(),
+                record.occurredAt().toString(),
+                record.occurredAt().toEpochMilli(),
+                record.protocol() == null ? null : record.protocol().wire(),
+                record.accessKeyId(),
+                record.groupId(),
+                record.credentialId(),
+                record.requestedModel(),
+                record.modelKey(),
+                record.attempts(),
+                record.status(),
+                record.reasonCode(),
+                record.latencyMs(),
+                record.ttftMs(),
+                record.inputTokens(),
+                record.outputTokens(),
+                prices.costMicros(
+                        record.modelKey(), record.requestedModel(), record.inputTokens(), record.outputTokens()),
+                record.stream(),
+                record.clientDisconnected(),
+                record.success(),
+                record.probe()
+            }));
+        }
+        return tuples;
+    }
+}

@@ -1,0 +1,28 @@
+package io.routegateway.state.usage;
+
+import java.util.List;
+
+/**
+ * Usage totals grouped one way.
+ *
+ * @param groupBy {@code access_key}, {@code credential}, {@code group}, {@code model} (the model key,
+ *     else the requested name) or {@code day} (UTC, {@code YYYY-MM-DD})
+ * @param rows one per key, ordered by key; a null key collects requests without one (e.g. refused
+ *     before a credential was chosen)
+ */
+public record UsageView(String groupBy, List<Row> rows, Row total) {
+
+    /**
+     * @param failures requests with {@code success = false}, semantic failures included
+     * @param probes recovery probes and model tests among the requests
+     * @param costMicros micro-USD over the priced requests; requests without a price add nothing
+     */
+    public record Row(
+            String key,
+            long requests,
+            long failures,
+            long probes,
+            long inputTokens,
+            long outputTokens,
+            long costMicros) {}
+}

@@ -1,0 +1,61 @@
+package io.routegateway.state.web;
+
+/**
+ * Error codes of the admin API that the specs do not name (theirs live in route-core: {@code
+ * ValidationCodes}, {@code RecoveryConfig}, {@code RuntimeSettings}, {@code ModelPrices}). Every
+ * error body is {@code {"error":{"code":"…","message":"…"}}}.
+ */
+public final class AdminCodes {
+
+    /** 401: no admin bearer token, or the wrong one. */
+    public static final String UNAUTHORIZED = "unauthorized";
+    /** 404: no resource with that id (or the path does not exist). */
+    public static final String NOT_FOUND = "not_found";
+    /** 409: the id is taken. */
+    public static final String CONFLICT = "conflict";
+    /** 503: recovery-service did not answer (down, refused, or timed out). */
+    public static final String RECOVERY_UNAVAILABLE = "recovery_unavailable";
+    /** 502: recovery-service answered with a server error. */
+    public static final String RECOVERY_FAILED = "recovery_failed";
+    /** 500: anything unexpected; the message never carries request content. */
+    public static final String INTERNAL = "internal";
+
+    /** 400: the body is not JSON, not an object, or empty. */
+    public static final String MALFORMED_JSON = "validation.malformed_json";
+    /** 400: a field has the wrong JSON type (e.g. a string where a number belongs). */
+    public static final String FIELD_TYPE = "validation.field_type";
+
+    /** 400: an id (in the body or the path) is malformed, too long or holds unstorable characters. */
+    public static final String ID = "validation.id";
+
+    public static final String NAME = "validation.name";
+    public static final String PLATFORM = "validation.platform";
+    public static final String KIND = "validation.kind";
+    /** 400: the platform does not accept this kind of credential (capability rule). */
+    public static final String PLATFORM_KIND = "validation.platform_kind";
+
+    public static final String BASE_URL = "validation.base_url";
+    public static final String SECRET = "validation.secret";
+    public static final String MODEL_MAPPINGS = "validation.model_mappings";
+    public static final String WEIGHT_MODE = "validation.weight_mode";
+    public static final String BRIDGING = "validation.bridging";
+    public static final String PRIORITY = "validation.priority";
+    public static final String QUOTA = "validation.quota_remaining";
+    /** 400: a write would rewrite a stored config_json that is not a JSON object. */
+    public static final String CONFIG_JSON = "validation.config_json";
+    /** 400: a group id that does not exist. */
+    public static final String GROUP_IDS = "validation.group_ids";
+    /** 400: a credential id that does not exist. */
+    public static final String CREDENTIAL_IDS = "validation.credential_ids";
+
+    public static final String PROTOCOL = "validation.protocol";
+    public static final String MODELS = "validation.models";
+    /** 400: a model key in the path is blank, too long or holds control or unstorable characters. */
+    public static final String MODEL_KEY = "validation.model_key";
+    /** 400: a query parameter (filter, paging, time range) is invalid. */
+    public static final String QUERY = "validation.query";
+    /** 400: route check needs exactly one of access_key_id and access_key. */
+    public static final String ACCESS_KEY = "validation.access_key";
+
+    private AdminCodes() {}
+}

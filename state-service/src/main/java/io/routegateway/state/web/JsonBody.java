@@ -1,0 +1,70 @@
+package io.routegateway.state.web;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import io.routegateway.core.json.Json;
+
+/**
+ * A request body read twice: as a typed input record, and as the raw object, so an update can tell
+ * a field that was left out (unchanged) from one sent as {@code null} (cleared).
+ *
+ * <p>Read strictly: a JSON value of another type is never coerced ({@code "name": 5}, {@code
+ * "enabled": "true"}, {@code "priority": "5"} or {@code 1.5}, {@code "quota_remaining": ""} are all
+ * {@code validation.field_type}), so what is stored is what was meant.
+ */
+public record JsonBody<T>(T value, ObjectNode raw) {
+
+    private static final ObjectMapper STRICT = strict(Json.MAPPER.copy());
+
+    /**
+     * @throws AdminException {@code validation.malformed_json} when the body is missing or not an
+     *     object, {@code validation.field_type} for a field of the wrong type
+     */
+    public static <T> JsonBody<T> read(JsonNode body, Class<T> type) {
+        if (body == null || !body.isObject()) {
+            throw AdminException.invalid(AdminCodes.MALFORMED_JSON, "the body must be a JSON object");
+        }
+        try {
+            return new JsonBody<>(STRICT.treeToValue(body, type), (ObjectNode) body);
+        } catch (JsonProcessingException e) {
+            throw AdminException.fromJson(e);
+        }
+    }
+
+    private static ObjectMapper strict(ObjectMapper mapper) {
+        mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        for (LogicalType type : new LogicalType[] {
+            LogicalType.Textual, LogicalType.Boolean, LogicalType.Integer, LogicalType.Float, LogicalType.DateTime
+        }) {
+            mapper.coercionConfigFor(type)
+                    .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+        }
+        // text stays text, and an ISO-8601 instant is read from its text
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.String, CoercionAction.TryConvert)
+                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.TryConvert);
+        mapper.coercionConfigFor(LogicalType.DateTime)
+                .setCoercion(CoercionInputShape.String, CoercionAction.TryConvert);
+        return mapper;
+    }
+
+    /** Whether the body names the field at all, {@code null} included. */
+    public boolean has(String field) {
+        return raw.has(field);
+    }
+
+    /** The field's raw value; null when absent. */
+    public JsonNode node(String field) {
+        return raw.get(field);
+    }
+}

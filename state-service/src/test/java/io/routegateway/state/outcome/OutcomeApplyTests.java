@@ -1,0 +1,179 @@
+package io.routegateway.state.outcome;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.Topics;
+import io.routegateway.state.repository.CredentialEntity;
+import io.routegateway.state.repository.CredentialModelEntity;
+import io.routegateway.state.repository.RuntimeSettingEntity;
+import io.routegateway.state.repository.TimelineEntity;
+import io.routegateway.state.support.OutcomeFixtures;
+import io.routegateway.state.support.TestKafka;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+
+import static io.routegateway.state.support.OutcomeFixtures.PRIMARY_CONFIG;
+import static io.routegateway.state.support.OutcomeFixtures.credential;
+import static io.routegateway.state.support.OutcomeFixtures.failure;
+import static io.routegateway.state.support.OutcomeFixtures.json;
+import static io.routegateway.state.support.OutcomeFixtures.models;
+import static io.routegateway.state.support.OutcomeFixtures.processed;
+import static io.routegateway.state.support.OutcomeFixtures.timeline;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+/** Outcome events fed through the real broker into the real database. */
+@QuarkusTest
+class OutcomeApplyTests {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+    @Inject
+    SecretBox secretBox;
+
+    @Inject
+    CredentialEventService service;
+
+    @Inject
+    MeterRegistry registry;
+
+    @Test
+    void theSameEventDeliveredTwiceHasOneEffect() {
+        String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-duplicate");
+        CredentialEvent.TransientFailureRecorded event =
+                failure(id, Instant.parse("2026-03-01T10:00:00Z"), "upstream-sol");
+        TestKafka.send(Topics.OUTCOMES, id, json(event));
+        await().atMost(PATIENCE).until(() -> processed(event.eventId()) == 1);
+        CredentialEntity afterFirst = credential(id);
+        List<CredentialModelEntity> modelsAfterFirst = models(id);
+        List<TimelineEntity> timelineAfterFirst = timeline(id);
+        assertThat(afterFirst.transientFailureCount).isEqualTo(1);
+        assertThat(modelsAfterFirst)
+                .singleElement()
+                .satisfies(row -> assertThat(row.transientFailureCount).isEqualTo(1));
+        double duplicatesBefore = duplicates();
+
+        TestKafka.send(Topics.OUTCOMES, id, json(event));
+
+        await().atMost(PATIENCE).until(() -> duplicates() == duplicatesBefore + 1);
+        CredentialEntity afterSecond = credential(id);
+        assertThat(afterSecond.stateVersion).isEqualTo(afterFirst.stateVersion);
+        assertThat(afterSecond.transientFailureCount).isEqualTo(1);
+        assertThat(afterSecond.updatedAt).isEqualTo(afterFirst.updatedAt);
+        assertThat(models(id))
+                .extracting(row -> row.modelKey, row -> row.transientFailureCount, row -> row.cooldownUntil)
+                .containsExactly(tuple("upstream-sol", 1, Instant.parse("2026-03-01T10:00:10Z")));
+        assertThat(timeline(id))
+                .extracting(line -> line.id)
+                .isEqualTo(timelineAfterFirst.stream().map(line -> line.id).toList());
+        assertThat(processed(event.eventId())).isEqualTo(1);
+    }
+
+    @Test
+    void twoModelFailuresRacingEscalateExactlyOnce() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 5; round++) {
+                String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-race");
+                Instant at = Instant.parse("2026-03-01T11:00:00Z").plusSeconds(round);
+                CredentialEvent sol = failure(id, at, "upstream-sol");
+                CredentialEvent glm = failure(id, at, "upstream-glm");
+                CountDownLatch start = new CountDownLatch(1);
+                Future<ApplyResult> first = pool.submit(() -> {
+                    start.await();
+                    return OutcomeFixtures.await(() -> service.apply(sol));
+                });
+                Future<ApplyResult> second = pool.submit(() -> {
+                    start.await();
+                    return OutcomeFixtures.await(() -> service.apply(glm));
+                });
+                start.countDown();
+                assertThat(first.get().kind()).isEqualTo(ApplyResult.Kind.CHANGED);
+                assertThat(second.get().kind()).isEqualTo(ApplyResult.Kind.CHANGED);
+
+                assertEscalatedOnce(id, at);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void twoModelFailuresSentTogetherThroughKafkaEscalateExactlyOnce() {
+        for (int round = 0; round < 3; round++) {
+            String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-race-kafka");
+            Instant at = Instant.parse("2026-03-01T12:00:00Z").plusSeconds(round);
+            CredentialEvent sol = failure(id, at, "upstream-sol");
+            CredentialEvent glm = failure(id, at, "upstream-glm");
+            try (KafkaProducer<String, String> producer = TestKafka.producer()) {
+                producer.send(new ProducerRecord<>(Topics.OUTCOMES, id, json(sol)));
+                producer.send(new ProducerRecord<>(Topics.OUTCOMES, id, json(glm)));
+            }
+            await().atMost(PATIENCE).until(() -> processed(sol.eventId()) + processed(glm.eventId()) == 2);
+            assertEscalatedOnce(id, at);
+        }
+    }
+
+    @Test
+    void failuresExceedingTheBlacklistThresholdFromRuntimeSettingsFlipTheAccountToError() {
+        String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-blacklist");
+        Instant at = Instant.parse("2026-03-01T13:00:00Z");
+        setBlacklistThreshold("2");
+        try {
+            OutcomeFixtures.await(() -> service.apply(accountFailure(id, at)));
+            OutcomeFixtures.await(() -> service.apply(accountFailure(id, at.plusSeconds(20))));
+            assertThat(credential(id).status).isEqualTo("ok");
+            OutcomeFixtures.await(() -> service.apply(accountFailure(id, at.plusSeconds(40))));
+            CredentialEntity account = credential(id);
+            assertThat(account.transientFailureCount).isEqualTo(3);
+            assertThat(account.status).isEqualTo("error");
+        } finally {
+            setBlacklistThreshold("0");
+        }
+    }
+
+    private static CredentialEvent accountFailure(String id, Instant at) {
+        return new CredentialEvent.TransientFailureRecorded(
+                UUID.randomUUID(), id, at, "upstream-sol", "transport", null, "connect timed out", null);
+    }
+
+    private static void setBlacklistThreshold(String value) {
+        OutcomeFixtures.inTransaction(() -> RuntimeSettingEntity.<RuntimeSettingEntity>findById("blacklist_threshold")
+                .invoke(setting -> setting.value = value));
+    }
+
+    private static void assertEscalatedOnce(String id, Instant at) {
+        Instant until = at.plusSeconds(10);
+        CredentialEntity account = credential(id);
+        assertThat(account.cooldownUntil).isEqualTo(until);
+        assertThat(account.nextRetryAt).isEqualTo(until);
+        assertThat(account.transientFailureCount).isEqualTo(2);
+        assertThat(models(id))
+                .extracting(row -> row.modelKey, row -> row.cooldownUntil, row -> row.transientFailureCount)
+                .containsExactly(tuple("upstream-glm", until, 1), tuple("upstream-sol", until, 1));
+        List<TimelineEntity> accountLines =
+                timeline(id).stream().filter(line -> line.modelKey == null).toList();
+        assertThat(accountLines)
+                .extracting(line -> line.fromCondition, line -> line.toCondition)
+                .containsExactly(tuple("ok", "failing"), tuple("failing", "cooling"));
+    }
+
+    private double duplicates() {
+        return registry.counter(EventMetrics.DUPLICATE).count();
+    }
+}

@@ -1,0 +1,137 @@
+package io.routegateway.state.usage;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.search.Search;
+import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.state.outcome.EventMetrics;
+import io.routegateway.state.repository.RequestLogEntity;
+import io.routegateway.state.repository.RuntimeSettingEntity;
+import io.routegateway.state.support.OutcomeFixtures;
+import io.routegateway.state.support.TestKafka;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+
+import static io.routegateway.state.support.OutcomeFixtures.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Usage records land in request_logs in batches; redeliveries are ignored; failures are kept. */
+@QuarkusTest
+class UsageConsumerTests {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+    @Inject
+    MeterRegistry registry;
+
+    @Test
+    void aBatchLandsInRequestLogsWithCostsAndDuplicatesAreIgnored() {
+        String model = "priced-" + UUID.randomUUID();
+        OutcomeFixtures.inTransaction(() -> RuntimeSettingEntity.<RuntimeSettingEntity>findById("model_prices")
+                .invoke(setting ->
+                        setting.value = "{\"" + model + "\":{\"input_per_million\":2.5,\"output_per_million\":10}}"));
+        String accessKey = "key-" + UUID.randomUUID();
+        Instant at = Instant.parse("2026-07-01T12:00:00.250Z");
+        RequestCompleted ok = record(accessKey, at, model, true, 200, null, 1000L, 200L);
+        RequestCompleted failed =
+                record(accessKey, at.plusSeconds(1), model, false, 502, "no_available_credential", null, null);
+        RequestCompleted unpriced = record(accessKey, at.plusSeconds(2), "unpriced-model", true, 200, null, 10L, 10L);
+        double rejectedBefore = unparsable();
+
+        try (KafkaProducer<String, String> producer = TestKafka.producer()) {
+            producer.send(new ProducerRecord<>(Topics.USAGE, "cred-a", json(ok)));
+            producer.send(new ProducerRecord<>(Topics.USAGE, "cred-a", json(failed)));
+            producer.send(new ProducerRecord<>(Topics.USAGE, "cred-a", "{broken usage"));
+            producer.send(new ProducerRecord<>(Topics.USAGE, "cred-a", json(unpriced)));
+            producer.send(new ProducerRecord<>(Topics.USAGE, "cred-a", json(ok)));
+        }
+
+        await().atMost(PATIENCE).until(() -> logs(accessKey).size() == 3);
+        await().atMost(PATIENCE).until(() -> unparsable() > rejectedBefore);
+        List<RequestLogEntity> rows = logs(accessKey);
+        RequestLogEntity okRow = row(rows, ok.requestId());
+        // 1000 × 2.5 + 200 × 10 micro-USD
+        assertThat(okRow.costMicros).isEqualTo(4500L);
+        assertThat(okRow.occurredAt).isEqualTo(at);
+        assertThat(okRow.occurredEpochMs).isEqualTo(at.toEpochMilli());
+        assertThat(okRow.protocol).isEqualTo("openai_chat");
+        assertThat(okRow.success).isTrue();
+        RequestLogEntity failedRow = row(rows, failed.requestId());
+        assertThat(failedRow.success).isFalse();
+        assertThat(failedRow.status).isEqualTo(502);
+        assertThat(failedRow.reasonCode).isEqualTo("no_available_credential");
+        assertThat(failedRow.costMicros).isNull();
+        assertThat(row(rows, unpriced.requestId()).costMicros).isNull();
+
+        // a redelivery of the whole batch changes nothing
+        TestKafka.send(Topics.USAGE, "cred-a", json(failed));
+        RequestCompleted marker = record(accessKey, at.plusSeconds(3), model, true, 200, null, 1L, 1L);
+        TestKafka.send(Topics.USAGE, "cred-a", json(marker));
+        await().atMost(PATIENCE).until(() -> logs(accessKey).size() == 4);
+        assertThat(row(logs(accessKey), failed.requestId()).occurredAt).isEqualTo(at.plusSeconds(1));
+    }
+
+    private double unparsable() {
+        return Search.in(registry)
+                .name(EventMetrics.USAGE_DEAD_LETTERED)
+                .tag("reason", "unparsable")
+                .counters()
+                .stream()
+                .mapToDouble(counter -> counter.count())
+                .sum();
+    }
+
+    private static RequestCompleted record(
+            String accessKey,
+            Instant at,
+            String model,
+            boolean success,
+            int status,
+            String reason,
+            Long inputTokens,
+            Long outputTokens) {
+        return new RequestCompleted(
+                UUID.randomUUID(),
+                at,
+                Protocol.OPENAI_CHAT,
+                accessKey,
+                "group-a",
+                success ? "cred-a" : null,
+                model,
+                model,
+                success ? 1 : 3,
+                status,
+                reason,
+                850,
+                success ? 120L : null,
+                inputTokens,
+                outputTokens,
+                true,
+                false,
+                success,
+                false);
+    }
+
+    private static List<RequestLogEntity> logs(String accessKey) {
+        return OutcomeFixtures.inSession(
+                () -> RequestLogEntity.<RequestLogEntity>list("accessKeyId = ?1 order by occurredEpochMs", accessKey));
+    }
+
+    private static RequestLogEntity row(List<RequestLogEntity> rows, UUID requestId) {
+        return rows.stream()
+                .filter(row -> row.requestId.equals(requestId))
+                .findFirst()
+                .orElseThrow();
+    }
+}
