@@ -3,6 +3,8 @@ package io.routegateway.e2e;
 import java.time.Duration;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.demo.Behaviour;
 import io.routegateway.demo.Behaviour.Mode;
@@ -17,7 +19,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Protocol bridges end to end: Anthropic Messages and Gemini clients against a pool that has only
- * OpenAI-compatible api accounts on the demo upstream, which answers Chat Completions.
+ * OpenAI-compatible api accounts on the demo upstream, which answers Chat Completions (and plays an
+ * agent's turn: offered tools, it calls one; given the result, it answers).
  */
 class BridgeIT extends EndToEndTest {
 
@@ -60,6 +63,72 @@ class BridgeIT extends EndToEndTest {
         assertThat(streamed.body()).contains("event: message_start").contains("event: message_stop");
         assertThat(streamed.servedBy()).isEqualTo(relay);
         assertThat(demo.requestCount(relay, UPSTREAM_SOL)).isEqualTo(2);
+    }
+
+    /** A Messages request offering get_weather; with a call, the assistant's call and its result after it. */
+    private static ObjectNode agentTurn(boolean stream, JsonNode call) {
+        ObjectNode body = Http.JSON
+                .createObjectNode()
+                .put("model", SOL)
+                .put("max_tokens", 256)
+                .put("stream", stream);
+        ArrayNode messages = body.putArray("messages");
+        messages.addObject().put("role", "user").put("content", "Weather in Paris?");
+        if (call != null) {
+            messages.addObject().put("role", "assistant").putArray("content").add(call);
+            messages.addObject()
+                    .put("role", "user")
+                    .putArray("content")
+                    .addObject()
+                    .put("type", "tool_result")
+                    .put("tool_use_id", call.path("id").asText())
+                    .put("content", "18 degrees");
+        }
+        ObjectNode tool = body.putArray("tools").addObject().put("name", "get_weather");
+        tool.putObject("input_schema")
+                .put("type", "object")
+                .putObject("properties")
+                .putObject("city")
+                .put("type", "string");
+        return body;
+    }
+
+    @Test
+    void anAnthropicAgentLoopRunsThroughTheBridgeOnTheDemoUpstream() {
+        Pool pool = Pool.create(system);
+        String relay = pool.credential("relay", c -> c.map(SOL, UPSTREAM_SOL));
+        String key = pool.accessKey(pool.group("main", relay));
+        pool.awaitVisible(key);
+        Map<String, String> headers = Map.of("x-api-key", key, "anthropic-version", "2023-06-01");
+        String url = system.gateway().baseUrl() + "/v1/messages";
+
+        // offered a tool, the demo upstream calls it in Chat Completions; the client reads a tool_use
+        Http.Response calling = Http.send("POST", url, headers, agentTurn(false, null), Duration.ofSeconds(60));
+
+        assertThat(calling.status()).as("%s", calling).isEqualTo(200);
+        assertThat(calling.json().path("stop_reason").asText()).isEqualTo("tool_use");
+        JsonNode call = calling.json().at("/content/0");
+        assertThat(call.path("type").asText()).isEqualTo("tool_use");
+        assertThat(call.path("id").asText()).isEqualTo("call_demo_1");
+        assertThat(call.path("name").asText()).isEqualTo("get_weather");
+        assertThat(call.at("/input/city").asText()).isEqualTo("demo city");
+
+        // the result goes back under the call's id; the answer is the final text, streamed too
+        Http.Response answered = Http.send("POST", url, headers, agentTurn(false, call), Duration.ofSeconds(60));
+
+        assertThat(answered.status()).as("%s", answered).isEqualTo(200);
+        assertThat(answered.json().path("stop_reason").asText()).isEqualTo("end_turn");
+        assertThat(answered.json().at("/content/0/text").asText()).endsWith("after the tool result");
+        assertThat(answered.servedBy()).isEqualTo(relay);
+
+        Http.Response streamedCall = Http.send("POST", url, headers, agentTurn(true, null), Duration.ofSeconds(60));
+
+        assertThat(streamedCall.body())
+                .contains("\"tool_use\"")
+                .contains("call_demo_1")
+                .contains("input_json_delta")
+                .contains("event: message_stop");
+        assertThat(system.demo().requestCount(relay, UPSTREAM_SOL)).isEqualTo(3);
     }
 
     @Test
