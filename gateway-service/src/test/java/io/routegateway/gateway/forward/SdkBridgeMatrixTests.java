@@ -18,6 +18,7 @@ import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.anthropic.models.messages.Tool;
 import com.anthropic.models.messages.ToolResultBlockParam;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.google.genai.ResponseStream;
 import com.google.genai.errors.ClientException;
 import com.google.genai.types.Candidate;
@@ -436,7 +437,10 @@ class SdkBridgeMatrixTests extends GatewayTestBase {
 
         // the results reached the upstream answering the same ids, and the final answer came back
         assertThat(hits.get(1).path()).isEqualTo(pair.upstream.path(stream));
-        assertThat(hits.get(1).body()).contains(RESULTS).contains(ids);
+        assertThat(hits.get(1).body()).contains(RESULTS);
+        assertThat(resultIds(pair.upstream, parse(hits.get(1).body())))
+                .as("each result answers its call's id, in the upstream's shape")
+                .isEqualTo(ids);
         Answer last = turns[1];
         assertThat(last.text()).isEqualTo(ANSWER);
         assertThat(last.calls()).isEmpty();
@@ -599,6 +603,42 @@ class SdkBridgeMatrixTests extends GatewayTestBase {
                 finish,
                 usage.promptTokenCount().orElse(0),
                 usage.candidatesTokenCount().orElse(0));
+    }
+
+    /** The call ids the tool results of an upstream request answer, in order. */
+    static List<String> resultIds(Upstream upstream, JsonNode body) {
+        List<String> ids = new ArrayList<>();
+        switch (upstream) {
+            case CHAT ->
+                body.path("messages").forEach(message -> {
+                    if (message.path("role").asText().equals("tool")) {
+                        ids.add(message.path("tool_call_id").asText());
+                    }
+                });
+            case RESPONSES ->
+                body.path("input").forEach(item -> {
+                    if (item.path("type").asText().equals("function_call_output")) {
+                        ids.add(item.path("call_id").asText());
+                    }
+                });
+            case ANTHROPIC ->
+                body.path("messages")
+                        .forEach(message -> message.path("content").forEach(block -> {
+                            if (block.path("type").asText().equals("tool_result")) {
+                                ids.add(block.path("tool_use_id").asText());
+                            }
+                        }));
+            case GEMINI ->
+                body.path("contents")
+                        .forEach(content -> content.path("parts").forEach(part -> {
+                            if (part.has("functionResponse")) {
+                                assertThat(part.at("/functionResponse/name").asText())
+                                        .isEqualTo("get_weather");
+                                ids.add(part.at("/functionResponse/id").asText());
+                            }
+                        }));
+        }
+        return ids;
     }
 
     // ---- fixtures ----------------------------------------------------------------------------
