@@ -11,12 +11,21 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 "$ROOT_DIR/deploy/local/postgres.sh"
 
+# Another process may take a port between the free-port check and the broker's bind (parallel
+# builds on one machine): then the next free pair is tried, a few times.
 port=$(free_port_pair "${KAFKA_TEST_PORT:-19092}")
-# A test broker starts empty: no topics or offsets left from an earlier run.
-rm -rf "$LOCAL_DIR/kafka/$port"
 trap '"$ROOT_DIR/deploy/local/kafka.sh" stop --port "$port"' EXIT
 broker_began=$SECONDS
-"$ROOT_DIR/deploy/local/kafka.sh" start --port "$port"
+for attempt in 1 2 3; do
+  # A test broker starts empty: no topics or offsets left from an earlier run.
+  rm -rf "$LOCAL_DIR/kafka/$port"
+  if "$ROOT_DIR/deploy/local/kafka.sh" start --port "$port"; then
+    break
+  fi
+  [ "$attempt" -lt 3 ] || die "the test broker did not start (3 attempts)"
+  log "Test broker did not start on $port; trying the next free pair"
+  port=$(free_port_pair "$((port + 2))")
+done
 log "Test broker on 127.0.0.1:$port started in $((SECONDS - broker_began))s (including any build)"
 
 set +e
