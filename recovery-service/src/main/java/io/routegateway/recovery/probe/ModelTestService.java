@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.routegateway.common.upstream.UpstreamClient;
 import io.routegateway.common.upstream.UpstreamTimeouts;
 import io.routegateway.core.crypto.SecretBox;
@@ -19,6 +18,7 @@ import io.routegateway.core.recovery.ModelTestOutcome;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.routegateway.core.upstream.UpstreamRequests;
 import io.routegateway.recovery.config.RecoveryServiceConfig;
+import io.routegateway.recovery.metrics.RecoveryMetrics;
 import io.routegateway.recovery.publish.EventPublisher;
 import io.routegateway.recovery.repository.CredentialRecord;
 import io.smallrye.mutiny.Uni;
@@ -49,7 +49,7 @@ public class ModelTestService {
     private final SecretBox secrets;
     private final EventPublisher publisher;
     private final Clock clock;
-    private final MeterRegistry meters;
+    private final RecoveryMetrics metrics;
     private final UpstreamTimeouts timeouts;
 
     ModelTestService(
@@ -57,13 +57,13 @@ public class ModelTestService {
             SecretBox secrets,
             EventPublisher publisher,
             Clock clock,
-            MeterRegistry meters,
+            RecoveryMetrics metrics,
             RecoveryServiceConfig config) {
         this.upstream = upstream;
         this.secrets = secrets;
         this.publisher = publisher;
         this.clock = clock;
-        this.meters = meters;
+        this.metrics = metrics;
         this.timeouts = UpstreamTimeouts.of(
                 config.upstream().connectTimeout(), config.upstream().readGapTimeout(), "recovery.upstream");
     }
@@ -120,15 +120,9 @@ public class ModelTestService {
                 outcome.success());
         ModelTestReport report = new ModelTestReport(
                 outcome.success(), status, latencyMs, outcome.kindLabel(), outcome.message(), target.requestedModel());
-        meters.counter(
-                        "recovery.model.tests",
-                        "trigger",
-                        trigger.tag(),
-                        "result",
-                        outcome.success()
-                                ? "success"
-                                : outcome.outcomeEvent().isPresent() ? "failure" : "not_a_failure")
-                .increment();
+        metrics.modelTest(
+                trigger.tag(),
+                outcome.success() ? "success" : outcome.outcomeEvent().isPresent() ? "failure" : "not_a_failure");
         LOG.infof(
                 "Model test (%s) of credential %s, model %s: success=%s status=%s kind=%s",
                 trigger.tag(),

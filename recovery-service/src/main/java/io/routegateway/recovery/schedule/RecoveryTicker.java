@@ -8,8 +8,6 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import io.routegateway.common.config.RouteConfig;
@@ -22,6 +20,7 @@ import io.routegateway.core.recovery.RecoveryDecisions;
 import io.routegateway.core.recovery.RecoveryMode;
 import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.recovery.config.RecoveryServiceConfig;
+import io.routegateway.recovery.metrics.RecoveryMetrics;
 import io.routegateway.recovery.probe.ModelTestService;
 import io.routegateway.recovery.publish.EventPublisher;
 import io.routegateway.recovery.repository.CredentialRecord;
@@ -60,7 +59,7 @@ public class RecoveryTicker {
     private final ModelTestService modelTests;
     private final EventPublisher publisher;
     private final Clock clock;
-    private final MeterRegistry meters;
+    private final RecoveryMetrics metrics;
     private final ZoneId defaultZone;
     private final int probeConcurrency;
 
@@ -71,7 +70,7 @@ public class RecoveryTicker {
             ModelTestService modelTests,
             EventPublisher publisher,
             Clock clock,
-            MeterRegistry meters,
+            RecoveryMetrics metrics,
             RecoveryServiceConfig config,
             RouteConfig routeConfig) {
         this.leadership = leadership;
@@ -80,13 +79,11 @@ public class RecoveryTicker {
         this.modelTests = modelTests;
         this.publisher = publisher;
         this.clock = clock;
-        this.meters = meters;
+        this.metrics = metrics;
         this.defaultZone =
                 DefaultZone.resolve(routeConfig.defaultTimeZone(), config.defaultTimeZone(), ZoneId.systemDefault());
         this.probeConcurrency = config.probe().concurrency();
-        Gauge.builder("recovery.leader", leadership, held -> held.isLeader() ? 1 : 0)
-                .description("1 while this replica holds the recovery leader lock and ticks, 0 while it stands by")
-                .register(meters);
+        metrics.leaderGauge(leadership::isLeader);
     }
 
     @Scheduled(
@@ -105,13 +102,13 @@ public class RecoveryTicker {
     public Uni<TickReport> tick() {
         return leadership.tryLead().chain(lead -> {
             if (!lead.isLeader()) {
-                meters.counter("recovery.ticks", "role", "standby").increment();
+                metrics.tick(false);
                 return Uni.createFrom().item(TickReport.STANDBY);
             }
             if (lead == AdvisoryLockLeadership.Lead.ACQUIRED) {
                 memory.forget();
             }
-            meters.counter("recovery.ticks", "role", "leader").increment();
+            metrics.tick(true);
             Instant now = clock.instant();
             Instant previous = memory.advance(now);
             return walk(previous, now);
@@ -171,7 +168,7 @@ public class RecoveryTicker {
                 .onFailure()
                 .recoverWithItem(failure -> {
                     LOG.warnf(failure, "Recovery of credential %s failed on this tick", credential.id());
-                    meters.counter("recovery.credential.failures").increment();
+                    metrics.credentialFailed();
                     return Handled.FAILED;
                 });
     }
@@ -181,7 +178,7 @@ public class RecoveryTicker {
             LOG.infof(
                     "Scheduled reactivation of credential %s (configured %s)",
                     credential.id(), reactivate.scheduledTimeText());
-            meters.counter("recovery.reactivations").increment();
+            metrics.reactivated();
             return publisher
                     .outcome(new CredentialEvent.ScheduledReactivationTriggered(
                             EventIds.next(), credential.id(), thisTick, reactivate.scheduledTimeText()))
