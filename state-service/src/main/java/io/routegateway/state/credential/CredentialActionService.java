@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.EventIds;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelKeys;
 import io.routegateway.core.model.ModelMapping;
@@ -88,25 +89,25 @@ public class CredentialActionService {
 
     /** 全部解除: clears every model with something to clear; skips paused and healthy ones. */
     public Uni<List<ModelView>> clearAllModels(String credentialId) {
-        return apply(new CredentialEvent.AllModelsCleared(UUID.randomUUID(), credentialId, clock.instant()))
+        return apply(new CredentialEvent.AllModelsCleared(EventIds.next(), credentialId, clock.instant()))
                 .flatMap(result -> models(credentialId));
     }
 
     /** Pauses the account (a revoked one stays revoked). */
     public Uni<CredentialView> pause(String credentialId) {
-        return apply(new CredentialEvent.CredentialPaused(UUID.randomUUID(), credentialId, clock.instant()))
+        return apply(new CredentialEvent.CredentialPaused(EventIds.next(), credentialId, clock.instant()))
                 .flatMap(result -> credentialAdmin.get(credentialId));
     }
 
     /** Lifts an account pause. */
     public Uni<CredentialView> resume(String credentialId) {
-        return apply(new CredentialEvent.CredentialResumed(UUID.randomUUID(), credentialId, clock.instant()))
+        return apply(new CredentialEvent.CredentialResumed(EventIds.next(), credentialId, clock.instant()))
                 .flatMap(result -> credentialAdmin.get(credentialId));
     }
 
     /** After verifying the credential by hand: error / warning / revoked back to ok, account traces cleared. */
     public Uni<CredentialView> restore(String credentialId) {
-        return apply(new CredentialEvent.CredentialRestored(UUID.randomUUID(), credentialId, clock.instant()))
+        return apply(new CredentialEvent.CredentialRestored(EventIds.next(), credentialId, clock.instant()))
                 .flatMap(result -> credentialAdmin.get(credentialId));
     }
 
@@ -131,7 +132,7 @@ public class CredentialActionService {
                         .existing(credentialId)
                         .flatMap(row -> models.listForCredential(credentialId)
                                 .invoke(rows -> requireModelOf(row, rows, modelKey))))
-                .flatMap(rows -> apply(factory.create(UUID.randomUUID(), credentialId, clock.instant(), modelKey)))
+                .flatMap(rows -> apply(factory.create(EventIds.next(), credentialId, clock.instant(), modelKey)))
                 .flatMap(result -> models(credentialId));
     }
 

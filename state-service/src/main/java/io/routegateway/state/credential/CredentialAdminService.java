@@ -5,15 +5,18 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.routegateway.common.config.RouteConfig;
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.WeightMode;
 import io.routegateway.core.policy.Weights;
+import io.routegateway.core.recovery.DefaultZone;
 import io.routegateway.state.pool.AdminWrites;
 import io.routegateway.state.pool.PoolReader;
 import io.routegateway.state.pool.References;
@@ -60,6 +63,7 @@ public class CredentialAdminService {
     private final SecretBox secretBox;
     private final SecretRedactor redactor;
     private final Clock clock;
+    private final ZoneId defaultZone;
 
     CredentialAdminService(
             CredentialRepository credentials,
@@ -72,7 +76,8 @@ public class CredentialAdminService {
             AdminWrites writes,
             SecretBox secretBox,
             SecretRedactor redactor,
-            Clock clock) {
+            Clock clock,
+            RouteConfig routeConfig) {
         this.credentials = credentials;
         this.models = models;
         this.members = members;
@@ -84,6 +89,8 @@ public class CredentialAdminService {
         this.secretBox = secretBox;
         this.redactor = redactor;
         this.clock = clock;
+        // the zone stamped into rules that name none: route.default-time-zone, as recovery-service reads it
+        this.defaultZone = DefaultZone.resolve(routeConfig.defaultTimeZone(), Optional.empty(), ZoneId.systemDefault());
     }
 
     /** @param archived {@code false}: active only; {@code true}: archived only; null: all */
@@ -118,7 +125,7 @@ public class CredentialAdminService {
         row.kind = kind.wire();
         row.baseUrl = Inputs.baseUrl(input.baseUrl());
         row.encryptedSecret = secretBox.seal(row.secretBinding(), Inputs.secret(input.secret(), "secret is required"));
-        row.configJson = CredentialConfig.write("{}", body, defaultZone());
+        row.configJson = CredentialConfig.write("{}", body, defaultZone);
         row.enabled = input.enabled() == null || input.enabled();
         row.inPool = input.inPool() == null || input.inPool();
         row.archived = Boolean.TRUE.equals(input.archived());
@@ -178,7 +185,7 @@ public class CredentialAdminService {
                 row.encryptedSecret = resealed(row, sealedUnder);
             }
             if (CredentialConfig.touches(body)) {
-                row.configJson = CredentialConfig.write(row.configJson, body, defaultZone());
+                row.configJson = CredentialConfig.write(row.configJson, body, defaultZone);
             }
             if (input.enabled() != null) {
                 row.enabled = input.enabled();
@@ -359,10 +366,5 @@ public class CredentialAdminService {
                 line.until,
                 detail,
                 line.eventId);
-    }
-
-    /** Scheduled recovery times are local time of the deployment unless a rule names its zone. */
-    private static ZoneId defaultZone() {
-        return ZoneId.systemDefault();
     }
 }

@@ -6,7 +6,6 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.Topics;
@@ -167,10 +166,6 @@ public class StateOutbox {
     }
 
     private static String json(Object snapshot) {
-        try {
-            return Json.MAPPER.writeValueAsString(snapshot);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("snapshot records always serialize", e);
-        }
+        return Json.write(snapshot);
     }
 }

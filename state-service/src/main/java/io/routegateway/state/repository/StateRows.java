@@ -201,11 +201,7 @@ public final class StateRows {
 
     /** Serializes a list of strings for a JSON array column. */
     public static String toTextArray(List<String> values) {
-        try {
-            return Json.MAPPER.writeValueAsString(values == null ? List.of() : values);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a list of strings always serializes", e);
-        }
+        return Json.write(values == null ? List.of() : values);
     }
 
     private static JsonNode readTree(String json) {

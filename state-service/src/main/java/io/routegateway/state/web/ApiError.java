@@ -3,19 +3,20 @@ package io.routegateway.state.web;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-/** The one error body of the admin API: {@code {"error":{"code":"…","message":"…"}}}. */
-public record ApiError(Detail error) {
+import io.routegateway.core.admin.ErrorBody;
 
-    public record Detail(String code, String message) {}
+/**
+ * Admin API error answers in the services' one error body, route-core's {@link ErrorBody}: {@code
+ * {"error":{"code":"…","message":"…","type":"…"}}}, the type from the status.
+ */
+public final class ApiError {
 
-    public static ApiError of(String code, String message) {
-        return new ApiError(new Detail(code, message));
-    }
+    private ApiError() {}
 
     public static Response response(int status, String code, String message) {
         return Response.status(status)
                 .type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(of(code, message))
+                .entity(ErrorBody.of(status, code, message))
                 .build();
     }
 }

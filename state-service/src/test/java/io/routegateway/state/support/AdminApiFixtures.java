@@ -7,6 +7,7 @@ import java.util.UUID;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
+import io.routegateway.core.admin.ErrorBody;
 
 import static io.restassured.RestAssured.given;
 
@@ -35,7 +36,8 @@ public final class AdminApiFixtures {
         return response.statusCode(status)
                 .contentType(ContentType.JSON)
                 .body("error.code", org.hamcrest.Matchers.equalTo(code))
-                .body("error.message", org.hamcrest.Matchers.not(org.hamcrest.Matchers.emptyOrNullString()));
+                .body("error.message", org.hamcrest.Matchers.not(org.hamcrest.Matchers.emptyOrNullString()))
+                .body("error.type", org.hamcrest.Matchers.equalTo(ErrorBody.typeFor(status)));
     }
 
     public static String createGroup(Map<String, Object> fields) {
