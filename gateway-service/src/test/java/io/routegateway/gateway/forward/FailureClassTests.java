@@ -1,6 +1,7 @@
 package io.routegateway.gateway.forward;
 
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -324,6 +325,37 @@ class FailureClassTests extends GatewayTestBase {
             long gapMillis = (hits.get(i).atNanos() - hits.get(i - 1).atNanos()) / 1_000_000;
             assertThat(gapMillis).as("retry_interval_ms between attempts").isGreaterThanOrEqualTo(150);
         }
+    }
+
+    @Test
+    void aRequestGivesUpAfterTheRetryLimitOfSixteenCredentials() {
+        String group = Pool.uid("g");
+        List<CredentialSnapshot> credentials = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 17; i++) {
+            String id = Pool.uid("c" + i);
+            ids.add(id);
+            upstream.on(id, json(503, "{\"error\":{\"message\":\"overloaded\"}}"));
+            credentials.add(Pool.credential(id)
+                    .serves("m")
+                    .groups(group)
+                    .policy(0, 10, false, 10)
+                    .build(box));
+        }
+        install(credentials, List.of(Pool.group(group, false)), Pool.key(keyId, List.of(group)));
+
+        HttpResponse<String> response = call();
+
+        int attempts = ids.stream().mapToInt(upstream::count).sum();
+        assertThat(attempts)
+                .as("gateway.retry.max-credentials (16): one attempt per credential, the 17th is never tried")
+                .isEqualTo(16);
+        assertThat(ids.stream().filter(id -> upstream.count(id) > 1)).isEmpty();
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(parse(response.body()).at("/error/code").asText()).isEqualTo("no_available_credential");
+        assertThat(parse(response.body()).at("/error/message").asText())
+                .contains("gave up after 16 credentials")
+                .contains("upstream returned 503");
     }
 
     @Test

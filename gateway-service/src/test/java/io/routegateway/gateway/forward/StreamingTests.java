@@ -312,9 +312,13 @@ class StreamingTests extends GatewayTestBase {
 
     @Test
     void aClientLeavingMidStreamStillSettlesItsUsage() throws Exception {
+        // the first chunk carries the usage so far (as relays that report usage per chunk do); then
+        // the upstream goes quiet and the client leaves
         upstream.on(a, (request, body, n) -> {
             request.response().setChunked(true).putHeader("content-type", "text/event-stream");
-            request.response().write(CHAT_FRAMES.get(0));
+            request.response()
+                    .write(CHAT_FRAMES.get(0)
+                            + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":1}}\n\n");
         });
         pool(Pool.credential(a).serves("m"), Pool.credential(b).serves("m"));
 
@@ -332,6 +336,10 @@ class StreamingTests extends GatewayTestBase {
         assertThat(record.clientDisconnected()).isTrue();
         assertThat(record.success()).isFalse();
         assertThat(record.status()).isEqualTo(200);
+        assertThat(record.inputTokens())
+                .as("the half-delivered response's usage counts")
+                .isEqualTo(5L);
+        assertThat(record.outputTokens()).isEqualTo(1L);
         await().untilAsserted(() -> assertThat(upstream.count(a)).isEqualTo(1));
     }
 }
