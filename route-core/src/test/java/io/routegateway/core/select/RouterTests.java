@@ -71,6 +71,46 @@ class RouterTests {
     }
 
     @Test
+    void wholePoolCoolingProbesTheSoonestRecoveringWithTheOriginalOrderAsTiebreak() {
+        GroupSnapshot g1 = group("g1").build();
+        RouteResult.Selected soonest = selected(route(
+                view(
+                        List.of(
+                                cred("z").serves("m").accountCooling(in(20)).build(),
+                                cred("a").serves("m").modelCooling("m", in(5)).build(),
+                                cred("q").serves("m").accountCooling(in(30)).build()),
+                        g1),
+                "m"));
+        assertThat(soonest.credential().credentialId()).isEqualTo("a");
+        assertThat(soonest.fromCoolingFallback()).isTrue();
+        assertThat(soonest.recoveryAt()).isEqualTo(in(5));
+
+        RouteResult.Selected tie = selected(route(
+                view(
+                        List.of(
+                                cred("a")
+                                        .serves("m")
+                                        .priority(1)
+                                        .accountCooling(in(20))
+                                        .build(),
+                                cred("z")
+                                        .serves("m")
+                                        .priority(0)
+                                        .accountCooling(in(20))
+                                        .build(),
+                                cred("m")
+                                        .serves("m")
+                                        .priority(0)
+                                        .modelCooling("m", in(20))
+                                        .build()),
+                        g1),
+                "m"));
+        assertThat(tie.credential().credentialId())
+                .as("equal recovery times: the first in the pool's original order (priority, then id)")
+                .isEqualTo("m");
+    }
+
+    @Test
     void eachPoolStepHasItsOwnRefusal() {
         GroupSnapshot g1 = group("g1").exposes("m").build();
         assertThat(refused(route(view(List.of(), g1), "m")).code()).isEqualTo(ReasonCode.NO_CREDENTIALS);
