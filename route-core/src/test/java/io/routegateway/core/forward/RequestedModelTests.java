@@ -46,6 +46,9 @@ class RequestedModelTests {
                 .hasSizeLessThan(200);
         assertThat(RequestedModel.of(Json.MAPPER.getNodeFactory().textNode("m".repeat(RequestedModel.MAX_CHARS))))
                 .isInstanceOf(RequestedModel.Named.class);
+        assertThat(RequestedModel.of(Json.MAPPER.getNodeFactory().textNode("m".repeat(RequestedModel.MAX_CHARS + 1))))
+                .as("one character over the limit of 256")
+                .isInstanceOf(RequestedModel.Invalid.class);
     }
 
     @Test

@@ -49,6 +49,9 @@ class GeminiModelsTests {
         assertThat(problem).contains("100000 characters").contains(String.valueOf(GeminiModels.MAX_LENGTH));
         assertThat(problem.length()).isLessThan(200);
         assertThat(GeminiModels.problem("m".repeat(GeminiModels.MAX_LENGTH))).isNull();
+        assertThat(GeminiModels.problem("m".repeat(GeminiModels.MAX_LENGTH + 1)))
+                .as("one character over the limit")
+                .contains("129 characters");
     }
 
     @Test
