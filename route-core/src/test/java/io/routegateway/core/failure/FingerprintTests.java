@@ -1,5 +1,10 @@
 package io.routegateway.core.failure;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,5 +34,18 @@ class FingerprintTests {
     @ValueSource(strings = {"quota exceeded for model\u200bsol", "quota exceeded for model-sol"})
     void charactersThatAreNoWhitespaceStillDistinguishMessages(String message) {
         assertThat(Fingerprint.of(429, message)).isNotEqualTo(Fingerprint.of(429, PLAIN));
+    }
+
+    @Test
+    void theStatusOrNoneIsPartOfTheHashedText() throws Exception {
+        assertThat(Fingerprint.of(429, "Rate  LIMITED")).isEqualTo(sha256("semantic_response_failed|429|rate limited"));
+        assertThat(Fingerprint.of(null, "Rate limited"))
+                .isEqualTo(sha256("semantic_response_failed|none|rate limited"));
+        assertThat(Fingerprint.of(503, "rate limited")).isNotEqualTo(Fingerprint.of(429, "rate limited"));
+    }
+
+    private static String sha256(String text) throws Exception {
+        return HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -56,6 +56,14 @@ class FailurePolicyTests {
         assertThat(policy.effectiveCooldownSeconds()).isEqualTo(10);
     }
 
+    @Test
+    void anExplicitFalseSwitchIsReadAsFalse() {
+        FailurePolicy policy = FailurePolicy.parse(json("{\"cooldown_enabled\":false,\"error_status_enabled\":false}"));
+        assertThat(policy).isEqualTo(new FailurePolicy(2, 200, 10, false, 10, false));
+        assertThat(FailurePolicy.parse(json("{\"error_status_enabled\":true}")).errorStatusEnabled())
+                .isTrue();
+    }
+
     @ParameterizedTest(name = "{0} = {1} is accepted")
     @CsvSource({
         "retry_count, 0",

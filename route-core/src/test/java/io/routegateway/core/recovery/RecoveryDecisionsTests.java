@@ -251,6 +251,14 @@ class RecoveryDecisionsTests {
         }
 
         @Test
+        void theShortestLegalIntervalIsOneMinute() {
+            assertThat(RecoveryDecisions.healthcheckDue(NOW.minusSeconds(60), 1, NOW))
+                    .isTrue();
+            assertThat(RecoveryDecisions.healthcheckDue(NOW.minusSeconds(59), 1, NOW))
+                    .isFalse();
+        }
+
+        @Test
         void dueAfterTheInterval() {
             assertThat(RecoveryDecisions.healthcheckDue(NOW.minusSeconds(3 * 60 * 60), 30, NOW))
                     .isTrue();

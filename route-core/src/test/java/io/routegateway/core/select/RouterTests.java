@@ -1,5 +1,6 @@
 package io.routegateway.core.select;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -475,6 +476,43 @@ class RouterTests {
                     .isEqualTo(first.credential().credentialId());
             assertThat(next.affinityHit()).isTrue();
         }
+    }
+
+    @Test
+    void aRememberedGroupWithoutAWorkingCredentialStillFailsOverToTheKeysOtherGroups() {
+        AccessKeySnapshot key = key("k").groups("g1", "g2", "g3").build();
+        PoolView view = PoolView.of(
+                List.of(
+                        cred("a").serves("m").groups("g1").build(),
+                        cred("b")
+                                .serves("m")
+                                .groups("g2")
+                                .accountCooling(in(20))
+                                .build(),
+                        cred("c").serves("m").groups("g3").build()),
+                List.of(
+                        group("g1").affinity().build(),
+                        group("g2").affinity().build(),
+                        group("g3").affinity().build()),
+                List.of(key));
+        AffinityTable table = new AffinityTable();
+        table.remember(AFFINITY, "g2", "b", NOW);
+        Set<String> served = new HashSet<>();
+        for (int seed = 0; seed < 20; seed++) {
+            RouteResult.Selected selected = selected(Router.route(
+                    view,
+                    new RouteRequest(key, Protocol.OPENAI_CHAT, "m", AFFINITY),
+                    Set.of(),
+                    table,
+                    new SplittableRandom(seed),
+                    NOW,
+                    false));
+            assertThat(selected.fromCoolingFallback())
+                    .as("the remembered group goes first, the others stay in the failover order")
+                    .isFalse();
+            served.add(selected.credential().credentialId());
+        }
+        assertThat(served).containsExactlyInAnyOrder("a", "c");
     }
 
     @Test
