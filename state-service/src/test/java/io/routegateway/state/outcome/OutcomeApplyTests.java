@@ -147,6 +147,24 @@ class OutcomeApplyTests {
         }
     }
 
+    @Test
+    void theCooldownWindowIsTheAccountsOwnConfiguredSeconds() {
+        String config = PRIMARY_CONFIG.replace("\"cooldown_seconds\":10", "\"cooldown_seconds\":37");
+        String id = OutcomeFixtures.createCredential(secretBox, config, "sk-test-own-window");
+        Instant at = Instant.parse("2026-03-01T14:00:00Z");
+
+        OutcomeFixtures.await(() -> service.apply(failure(id, at, "upstream-sol")));
+        assertThat(models(id))
+                .extracting(row -> row.modelKey, row -> row.cooldownUntil)
+                .as("config_json.failure_policy.cooldown_seconds, not the default 10")
+                .containsExactly(tuple("upstream-sol", at.plusSeconds(37)));
+
+        OutcomeFixtures.await(() -> service.apply(accountFailure(id, at.plusSeconds(1))));
+        CredentialEntity account = credential(id);
+        assertThat(account.cooldownUntil).isEqualTo(at.plusSeconds(38));
+        assertThat(account.nextRetryAt).isEqualTo(at.plusSeconds(38));
+    }
+
     private static CredentialEvent accountFailure(String id, Instant at) {
         return new CredentialEvent.TransientFailureRecorded(
                 UUID.randomUUID(), id, at, "upstream-sol", "transport", null, "connect timed out", null);
