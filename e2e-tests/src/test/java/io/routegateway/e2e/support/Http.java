@@ -40,11 +40,17 @@ public final class Http {
             }
         }
 
-        /** {@code error.code} of an error body, null otherwise. */
+        /** The gateway's code in an error body ({@code error.code}, Gemini's {@code error.details[0].reason}), null otherwise. */
         public String errorCode() {
             try {
-                JsonNode code = JSON.readTree(body).path("error").path("code");
-                return code.isTextual() ? code.asText() : null;
+                JsonNode error = JSON.readTree(body).path("error");
+                JsonNode code = error.path("code");
+                if (code.isTextual()) {
+                    return code.asText();
+                }
+                // Gemini's envelope: code is the status, the gateway's code is ErrorInfo.reason
+                JsonNode reason = error.path("details").path(0).path("reason");
+                return reason.isTextual() ? reason.asText() : null;
             } catch (IOException e) {
                 return null;
             }

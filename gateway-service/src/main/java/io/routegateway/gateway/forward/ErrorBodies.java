@@ -1,24 +1,26 @@
 package io.routegateway.gateway.forward;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.forward.ClientMessages;
-import io.routegateway.core.json.Json;
+import io.routegateway.core.forward.ErrorEnvelope;
+import io.routegateway.core.model.Protocol;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * The one client error shape: {@code {"error":{"code":"…","message":"…","type":"…"}}}. The message
- * is {@link ClientMessages#bounded bounded}: it may quote client text such as a model name.
+ * The gateway's refusals in the client protocol's error envelope ({@link ErrorEnvelope}): OpenAI's
+ * {@code {"error":{"message","type","param","code"}}}, Anthropic's {@code {"type":"error","error":
+ * {"type","message","code"}}}, Gemini's {@code {"error":{"code","message","status","details"}}}; the
+ * gateway's code is in each. The message is {@link ClientMessages#bounded bounded}: it may quote
+ * client text such as a model name.
  */
 public final class ErrorBodies {
 
     private ErrorBodies() {}
 
-    public static Buffer of(String code, String message, String type) {
-        ObjectNode root = Json.MAPPER.createObjectNode();
-        ObjectNode error = root.putObject("error");
-        error.put("code", code);
-        error.put("message", ClientMessages.bounded(message));
-        error.put("type", type);
-        return Buffer.buffer(root.toString());
+    /**
+     * @param protocol the client's protocol, null when none is known (the OpenAI shape)
+     * @param status the HTTP status the refusal is sent with
+     */
+    public static Buffer of(Protocol protocol, int status, String code, String message, String type) {
+        return Buffer.buffer(ErrorEnvelope.of(protocol, status, code, ClientMessages.bounded(message), type));
     }
 }

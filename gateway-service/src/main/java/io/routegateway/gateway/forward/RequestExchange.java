@@ -713,7 +713,7 @@ final class RequestExchange {
 
     private void sendError(int status, String code, String message, String type) {
         response.setStatusCode(status).putHeader("content-type", "application/json");
-        response.end(ErrorBodies.of(code, message, type));
+        response.end(ErrorBodies.of(request.protocol(), status, code, message, type));
         settle(status, code, false, TokenUsage.UNKNOWN, false);
     }
 

@@ -50,8 +50,9 @@ import io.vertx.ext.web.handler.SecurityPolicyHandler;
 
 /**
  * The client-facing endpoints, as plain Vert.x routes (no JAX-RS layer on the hot path): each
- * protocol's native path, plus {@code GET /v1/models}. Every refusal uses the one error shape
- * {@code {"error":{"code","message","type"}}}.
+ * protocol's native path, plus {@code GET /v1/models}. Every refusal is in the envelope of the
+ * client's protocol ({@link ErrorBodies}): the route's protocol, for the listings the path's
+ * (Gemini under {@code /v1beta}) or Anthropic's when the request carries {@code anthropic-version}.
  *
  * <p>The front door, in order: the AccessKey is authenticated on the request headers before a byte
  * of the body is read (an unknown key gets 401 and, on HTTP/1.x, the connection is closed so an
@@ -84,6 +85,8 @@ public class GatewayRoutes {
     public static final String NATIVE_ONLY_HEADER = "x-route-native-only";
     /** The authenticated key of a request, put on its context before the body is read. */
     private static final String KEY = "route.access-key";
+    /** The protocol of a forwarded route, put on its context before the body is read. */
+    private static final String PROTOCOL = "route.protocol";
     /** The body-read deadline timer of a request. */
     private static final String BODY_TIMER = "route.body-timer";
 
@@ -211,6 +214,7 @@ public class GatewayRoutes {
      * before the body is read; a known one starts the body-read deadline and lets the body be read.
      */
     private void admit(RoutingContext ctx, Protocol protocol) {
+        ctx.put(PROTOCOL, protocol);
         AccessKeySnapshot key = authenticate(ctx.request());
         if (key == null) {
             refuseKey(ctx, protocol);
@@ -234,6 +238,8 @@ public class GatewayRoutes {
                 ctx,
                 408,
                 ErrorBodies.of(
+                        protocol,
+                        408,
                         REQUEST_BODY_TIMEOUT,
                         "the request body was not received within " + bodyReadTimeoutMillis
                                 + " ms (gateway.request.body-read-timeout)",
@@ -278,17 +284,27 @@ public class GatewayRoutes {
             return;
         }
         int status = ctx.statusCode() >= 400 ? ctx.statusCode() : 500;
-        error(ctx, null, null, status, "invalid_request", "the request could not be read", "invalid_request_error");
+        error(
+                ctx,
+                null,
+                ctx.get(PROTOCOL),
+                status,
+                "invalid_request",
+                "the request could not be read",
+                "invalid_request_error");
     }
 
     /** 413; the connection is closed, as the rest of the oversize upload is not read. */
     private void tooLarge(RoutingContext ctx) {
         AccessKeySnapshot key = ctx.get(KEY);
+        Protocol protocol = ctx.get(PROTOCOL);
         metrics.request(null, 413, REQUEST_TOO_LARGE);
         endAndClose(
                 ctx,
                 413,
                 ErrorBodies.of(
+                        protocol,
+                        413,
                         REQUEST_TOO_LARGE,
                         "the request body exceeds " + maxBodyBytes + " bytes (gateway.request.max-body-size)",
                         "invalid_request_error"));
@@ -487,7 +503,7 @@ public class GatewayRoutes {
                 || id.chars().anyMatch(Character::isISOControl)) {
             sendError(
                     ctx,
-                    null,
+                    listingProtocol(ctx),
                     400,
                     INVALID_MODEL,
                     "the model id is not one a model can have (at most " + MAX_MODEL_ID
@@ -499,7 +515,7 @@ public class GatewayRoutes {
             String quoted = id.length() > MAX_QUOTED_ID ? id.substring(0, MAX_QUOTED_ID) + "…" : id;
             sendError(
                     ctx,
-                    null,
+                    listingProtocol(ctx),
                     404,
                     MODEL_NOT_FOUND,
                     "the model '" + quoted + "' does not exist or this key cannot use it",
@@ -548,16 +564,14 @@ public class GatewayRoutes {
                 && id.chars().noneMatch(Character::isISOControl)
                 && views.pool().modelsFor(key).contains(id);
         if (!usable) {
-            metrics.request(Protocol.GEMINI, 404, MODEL_NOT_FOUND);
-            ObjectNode error = Json.MAPPER.createObjectNode();
-            error.putObject("error")
-                    .put("code", 404)
-                    .put("message", "the model does not exist or this key cannot use it")
-                    .put("status", "NOT_FOUND");
-            ctx.response()
-                    .setStatusCode(404)
-                    .putHeader("content-type", "application/json")
-                    .end(error.toString());
+            // the id is not echoed: it may be anything
+            sendError(
+                    ctx,
+                    Protocol.GEMINI,
+                    404,
+                    MODEL_NOT_FOUND,
+                    "the model does not exist or this key cannot use it",
+                    "invalid_request_error");
             return;
         }
         ctx.response()
@@ -579,7 +593,7 @@ public class GatewayRoutes {
     private AccessKeySnapshot listingKey(RoutingContext ctx) {
         AccessKeySnapshot key = authenticate(ctx.request());
         if (key == null) {
-            refuseKey(ctx, null);
+            refuseKey(ctx, listingProtocol(ctx));
             return null;
         }
         Protocol protocol = key.allowedProtocols().isEmpty()
@@ -590,7 +604,7 @@ public class GatewayRoutes {
                 && refused.code() != ReasonCode.MODEL_REQUIRED_BY_FILTER) {
             sendError(
                     ctx,
-                    null,
+                    listingProtocol(ctx),
                     refused.code().httpStatus(),
                     refused.code().wire(),
                     refused.message(),
@@ -632,7 +646,23 @@ public class GatewayRoutes {
     private void refuseKey(RoutingContext ctx, Protocol protocol) {
         ReasonCode code = ReasonCode.INVALID_ACCESS_KEY;
         metrics.request(protocol, code.httpStatus(), code.wire());
-        endAndClose(ctx, code.httpStatus(), ErrorBodies.of(code.wire(), code.meaning(), code.errorType()));
+        endAndClose(
+                ctx,
+                code.httpStatus(),
+                ErrorBodies.of(protocol, code.httpStatus(), code.wire(), code.meaning(), code.errorType()));
+    }
+
+    /**
+     * The protocol whose envelope a listing's refusal uses: Gemini's under {@code /v1beta},
+     * Anthropic's when the request carries {@code anthropic-version} (the Anthropic SDKs send it on
+     * every call), else OpenAI's (null).
+     */
+    static Protocol listingProtocol(RoutingContext ctx) {
+        String path = ctx.normalizedPath();
+        if (path != null && path.startsWith("/v1beta")) {
+            return Protocol.GEMINI;
+        }
+        return ctx.request().getHeader("anthropic-version") != null ? Protocol.ANTHROPIC_MESSAGES : null;
     }
 
     private JsonNode parse(Buffer bytes) {
@@ -673,6 +703,6 @@ public class GatewayRoutes {
         ctx.response()
                 .setStatusCode(status)
                 .putHeader("content-type", "application/json")
-                .end(ErrorBodies.of(code, message, type));
+                .end(ErrorBodies.of(protocol, status, code, message, type));
     }
 }

@@ -81,7 +81,9 @@ class GeminiPathTests extends GatewayTestBase {
 
         assertThat(response.statusCode()).isEqualTo(400);
         JsonNode error = parse(response.body()).path("error");
-        assertThat(error.path("code").asText()).isEqualTo("invalid_model");
+        // Gemini's envelope: the status as code, the gateway's code in ErrorInfo.reason
+        assertThat(error.path("code").asInt()).isEqualTo(400);
+        assertThat(error.at("/details/0/reason").asText()).isEqualTo("invalid_model");
         assertThat(response.body()).doesNotContain("127.0.0.1").doesNotContain(a);
         assertThat(upstream.count(a)).as("nothing reached the upstream").isZero();
         assertUntouchedThenSentinelIsTheFirstEvent();
@@ -95,7 +97,9 @@ class GeminiPathTests extends GatewayTestBase {
         HttpResponse<String> response = gemini(model);
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(parse(response.body()).at("/error/code").asText()).isEqualTo("invalid_model");
+        assertThat(parse(response.body()).at("/error/details/0/reason").asText())
+                .isEqualTo("invalid_model");
+        assertThat(parse(response.body()).at("/error/status").asText()).isEqualTo("INVALID_ARGUMENT");
         assertThat(response.body()).doesNotContain(model).hasSizeLessThan(1_000);
         assertThat(upstream.count(a)).isZero();
     }

@@ -192,7 +192,8 @@ class RoutingTests extends GatewayTestBase {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"contents\":[]}"))
                 .build());
         assertThat(gemini.statusCode()).isEqualTo(502);
-        assertThat(parse(gemini.body()).at("/error/code").asText()).isEqualTo("native_route_required");
+        assertThat(parse(gemini.body()).at("/error/details/0/reason").asText()).isEqualTo("native_route_required");
+        assertThat(parse(gemini.body()).at("/error/status").asText()).isEqualTo("UNAVAILABLE");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.routegateway.gateway.http;
 import java.net.http.HttpResponse;
 import java.util.List;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.model.Platform;
@@ -146,8 +147,9 @@ class GeminiCountTokensTests extends GatewayTestBase {
 
     private static void assertCode(HttpResponse<String> response, int status, String code) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-        String body = response.body();
-        // the gateway's own code is in the envelope whichever shape it has
-        assertThat(body).as(body).contains(code);
+        JsonNode error = parse(response.body()).get("error");
+        // Gemini's envelope: the status as code, the gateway's own code in ErrorInfo.reason
+        assertThat(error.get("code").asInt()).isEqualTo(status);
+        assertThat(error.at("/details/0/reason").asText()).as(response.body()).isEqualTo(code);
     }
 }

@@ -48,7 +48,8 @@ class UnsupportedOperationTests extends GatewayTestBase {
         assertThat(response.statusCode()).isEqualTo(502);
         JsonNode body = parse(response.body());
         assertThat(body.get("type").asText()).isEqualTo("error");
-        assertThat(body.at("/error/type").asText()).isEqualTo("routing_error");
+        // Anthropic's own type for the status: its SDKs choose the exception by status
+        assertThat(body.at("/error/type").asText()).isEqualTo("api_error");
         assertThat(body.at("/error/code").asText()).isEqualTo("operation_unsupported");
         assertThat(body.at("/error/message").asText())
                 .contains("does not support this operation")

@@ -40,7 +40,8 @@ class UnsupportedOperationTests {
         JsonNode anthropic =
                 parse(ErrorEnvelope.of(Protocol.ANTHROPIC_MESSAGES, ReasonCode.OPERATION_UNSUPPORTED, message));
         assertThat(anthropic.get("type").asText()).isEqualTo("error");
-        assertThat(anthropic.at("/error/type").asText()).isEqualTo("routing_error");
+        // Anthropic's own type for the status (502): its SDKs pick the exception class by status
+        assertThat(anthropic.at("/error/type").asText()).isEqualTo("api_error");
         assertThat(anthropic.at("/error/code").asText()).isEqualTo("operation_unsupported");
 
         JsonNode gemini = parse(ErrorEnvelope.of(Protocol.GEMINI, ReasonCode.OPERATION_UNSUPPORTED, message));
@@ -48,6 +49,41 @@ class UnsupportedOperationTests {
         assertThat(gemini.at("/error/status").asText()).isEqualTo("UNIMPLEMENTED");
         assertThat(gemini.at("/error/details/0/@type").asText()).isEqualTo("type.googleapis.com/google.rpc.ErrorInfo");
         assertThat(gemini.at("/error/details/0/reason").asText()).isEqualTo("operation_unsupported");
+    }
+
+    @Test
+    void eachStatusGetsTheProtocolsOwnTypeOrStatusNameAndTheGatewaysCodeStays() throws Exception {
+        Object[][] rows = {
+            {400, "invalid_model", "invalid_request_error", "INVALID_ARGUMENT"},
+            {401, "invalid_access_key", "authentication_error", "UNAUTHENTICATED"},
+            {403, "model_filtered", "permission_error", "PERMISSION_DENIED"},
+            {404, "model_not_found", "not_found_error", "NOT_FOUND"},
+            {408, "request_body_timeout", "timeout_error", "DEADLINE_EXCEEDED"},
+            {413, "request_too_large", "request_too_large", "INVALID_ARGUMENT"},
+            {429, "rate_limited", "rate_limit_error", "RESOURCE_EXHAUSTED"},
+            {500, "internal_error", "api_error", "INTERNAL"},
+            {502, "no_available_credential", "api_error", "UNAVAILABLE"},
+            {502, "operation_unsupported", "api_error", "UNIMPLEMENTED"},
+            {400, "operation_unsupported", "invalid_request_error", "INVALID_ARGUMENT"},
+            {503, "x", "api_error", "UNAVAILABLE"},
+        };
+        for (Object[] row : rows) {
+            int status = (Integer) row[0];
+            String code = (String) row[1];
+            JsonNode anthropic = parse(ErrorEnvelope.of(Protocol.ANTHROPIC_MESSAGES, status, code, "msg", "t"));
+            assertThat(anthropic.at("/error/type").asText()).as(code).isEqualTo(row[2]);
+            assertThat(anthropic.at("/error/code").asText()).isEqualTo(code);
+            assertThat(anthropic.at("/error/message").asText()).isEqualTo("msg");
+            JsonNode gemini = parse(ErrorEnvelope.of(Protocol.GEMINI, status, code, "msg", "t"));
+            assertThat(gemini.at("/error/code").asInt()).isEqualTo(status);
+            assertThat(gemini.at("/error/status").asText()).as(code).isEqualTo(row[3]);
+            assertThat(gemini.at("/error/details/0/reason").asText()).isEqualTo(code);
+            assertThat(gemini.at("/error/message").asText()).isEqualTo("msg");
+            JsonNode openAi = parse(ErrorEnvelope.of(null, status, code, "msg", "t"));
+            assertThat(openAi.at("/error/code").asText()).isEqualTo(code);
+            assertThat(openAi.at("/error/type").asText()).isEqualTo("t");
+            assertThat(openAi.at("/error/param").isNull()).isTrue();
+        }
     }
 
     @Test
