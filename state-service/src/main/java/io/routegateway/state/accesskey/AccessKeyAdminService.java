@@ -10,11 +10,9 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.routegateway.core.access.AccessKeys;
 import io.routegateway.core.model.Protocol;
-import io.routegateway.core.text.StorableText;
 import io.routegateway.state.pool.AdminWrites;
 import io.routegateway.state.pool.PoolReader;
 import io.routegateway.state.pool.References;
@@ -24,9 +22,7 @@ import io.routegateway.state.repository.AccessKeyGroupEntity;
 import io.routegateway.state.repository.AccessKeyGroupRepository;
 import io.routegateway.state.repository.AccessKeyRepository;
 import io.routegateway.state.repository.StateRows;
-import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.AdminException;
-import io.routegateway.state.web.Inputs;
 import io.routegateway.state.web.JsonBody;
 import io.smallrye.mutiny.Uni;
 
@@ -73,7 +69,7 @@ public class AccessKeyAdminService {
             return stored.accessKeys().stream()
                     .sorted(Comparator.comparing((AccessKeyEntity row) -> row.createdAt)
                             .thenComparing(row -> row.id))
-                    .map(row -> AccessKeyView.of(row, stored.scopeOf(row.id), now))
+                    .map(row -> view(row, stored.scopeOf(row.id), now))
                     .toList();
         });
     }
@@ -84,18 +80,18 @@ public class AccessKeyAdminService {
     }
 
     public Uni<CreatedAccessKey> create(JsonBody<AccessKeyInput> body) {
-        AccessKeyInput input = body.value();
+        AccessKeyRules.NewAccessKey checked = AccessKeyRules.create(body);
         Instant now = clock.instant();
         AccessKeyEntity row = new AccessKeyEntity();
-        row.id = Inputs.idOrNew(input.id(), "ak");
-        row.name = Inputs.name(input.name());
-        row.enabled = input.enabled() == null || input.enabled();
-        row.expiresAt = expiry(body);
-        row.allowedProtocols = protocolsText(input.allowedProtocols());
-        row.allowedModels = StateRows.toTextArray(Inputs.models(input.allowedModels()));
+        row.id = checked.id();
+        row.name = checked.name();
+        row.enabled = checked.enabled();
+        row.expiresAt = checked.expiresAt();
+        row.allowedProtocols = protocolsText(checked.allowedProtocols());
+        row.allowedModels = StateRows.toTextArray(checked.allowedModels());
         row.createdAt = now;
         row.updatedAt = now;
-        List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS);
+        List<String> groupIds = checked.groupIds();
         String plaintext = newKey();
         row.keyHash = AccessKeys.hash(plaintext);
         row.keyPrefix = plaintext.substring(0, DISPLAY_PREFIX_LENGTH);
@@ -109,34 +105,33 @@ public class AccessKeyAdminService {
                 .flatMap(ok -> keys.persist(row))
                 .flatMap(saved -> replaceScope(row.id, groupIds))
                 .flatMap(ok -> outbox.accessKeyChanged(row))
-                .map(version -> new CreatedAccessKey(
-                        plaintext, CreatedAccessKey.NOTICE, AccessKeyView.of(row, groupIds, now))));
+                .map(version -> new CreatedAccessKey(plaintext, CreatedAccessKey.NOTICE, view(row, groupIds, now))));
     }
 
     public Uni<AccessKeyView> update(String id, JsonBody<AccessKeyInput> body) {
-        AccessKeyInput input = body.value();
         return writes.inTransaction(() -> keys.findForUpdate(id).flatMap(row -> {
             if (row == null) {
                 throw AdminException.notFound("access key", id);
             }
-            if (body.has("name")) {
-                row.name = Inputs.name(input.name());
+            AccessKeyRules.Changes changes = AccessKeyRules.update(body);
+            if (changes.name() != null) {
+                row.name = changes.name();
             }
-            if (input.enabled() != null) {
-                row.enabled = input.enabled();
+            if (changes.enabled() != null) {
+                row.enabled = changes.enabled();
             }
-            if (body.has("expires_at")) {
-                row.expiresAt = expiry(body);
+            if (changes.expirySent()) {
+                row.expiresAt = changes.expiresAt();
             }
-            if (body.has("allowed_protocols")) {
-                row.allowedProtocols = protocolsText(input.allowedProtocols());
+            if (changes.allowedProtocols() != null) {
+                row.allowedProtocols = protocolsText(changes.allowedProtocols());
             }
-            if (body.has("allowed_models")) {
-                row.allowedModels = StateRows.toTextArray(Inputs.models(input.allowedModels()));
+            if (changes.allowedModels() != null) {
+                row.allowedModels = StateRows.toTextArray(changes.allowedModels());
             }
             Uni<Void> scope = Uni.createFrom().voidItem();
-            if (body.has("group_ids")) {
-                List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS);
+            if (changes.groupIds() != null) {
+                List<String> groupIds = changes.groupIds();
                 scope = references.requireGroups(groupIds).flatMap(ok -> replaceScope(id, groupIds));
             }
             return scope.flatMap(ok -> outbox.accessKeyChanged(row)).flatMap(version -> view(row));
@@ -166,7 +161,11 @@ public class AccessKeyAdminService {
     }
 
     private Uni<AccessKeyView> view(AccessKeyEntity row) {
-        return keyGroups.groupIdsOf(row.id).map(groupIds -> AccessKeyView.of(row, groupIds, clock.instant()));
+        return keyGroups.groupIdsOf(row.id).map(groupIds -> view(row, groupIds, clock.instant()));
+    }
+
+    private static AccessKeyView view(AccessKeyEntity row, List<String> groupIds, Instant now) {
+        return AccessKeyView.of(StateRows.accessKeySnapshot(row, groupIds, now), row.createdAt, row.updatedAt, now);
     }
 
     private Uni<Void> replaceScope(String accessKeyId, List<String> groupIds) {
@@ -180,18 +179,8 @@ public class AccessKeyAdminService {
         });
     }
 
-    /** The instant as sent; Jackson's reader trims the text, so a U+0000 or control character around it is refused here. */
-    private static Instant expiry(JsonBody<AccessKeyInput> body) {
-        JsonNode sent = body.node("expires_at");
-        if (sent != null && sent.isTextual() && !StorableText.isSingleLine(sent.asText(), Inputs.MAX_QUERY_VALUE)) {
-            throw AdminException.invalid(AdminCodes.FIELD_TYPE, "expires_at must be an ISO-8601 instant");
-        }
-        return body.value().expiresAt();
-    }
-
-    private static String protocolsText(List<String> names) {
-        return StateRows.toTextArray(
-                Inputs.protocols(names).stream().map(Protocol::wire).toList());
+    private static String protocolsText(List<Protocol> protocols) {
+        return StateRows.toTextArray(protocols.stream().map(Protocol::wire).toList());
     }
 
     /** {@code rk-} and 32 url-safe random characters (192 bits). */

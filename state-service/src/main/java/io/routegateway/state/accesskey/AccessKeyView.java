@@ -5,8 +5,6 @@ import java.util.List;
 
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.model.Protocol;
-import io.routegateway.state.repository.AccessKeyEntity;
-import io.routegateway.state.repository.StateRows;
 
 /**
  * An AccessKey as the admin API shows it: never the key, never its hash; {@code key_prefix} is the
@@ -29,20 +27,20 @@ public record AccessKeyView(
         Instant createdAt,
         Instant updatedAt) {
 
-    static AccessKeyView of(AccessKeyEntity row, List<String> groupIds, Instant now) {
-        AccessKeySnapshot snapshot = StateRows.accessKeySnapshot(row, groupIds, now);
+    /** The view of a key as its snapshot carries it; {@code expired} is decided at {@code now}. */
+    static AccessKeyView of(AccessKeySnapshot snapshot, Instant createdAt, Instant updatedAt, Instant now) {
         return new AccessKeyView(
-                row.id,
-                row.name,
-                row.keyPrefix,
-                row.enabled,
-                row.expiresAt,
-                row.expiresAt != null && !now.isBefore(row.expiresAt),
+                snapshot.accessKeyId(),
+                snapshot.name(),
+                snapshot.keyPrefix(),
+                snapshot.enabled(),
+                snapshot.expiresAt(),
+                snapshot.expiresAt() != null && !now.isBefore(snapshot.expiresAt()),
                 snapshot.allowedProtocols().stream().map(Protocol::wire).toList(),
                 snapshot.allowedModels(),
                 snapshot.groupIds(),
-                row.version,
-                row.createdAt,
-                row.updatedAt);
+                snapshot.version(),
+                createdAt,
+                updatedAt);
     }
 }

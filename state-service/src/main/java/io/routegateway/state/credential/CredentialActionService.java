@@ -69,7 +69,8 @@ public class CredentialActionService {
         return Panache.withSession(() -> credentialAdmin
                 .existing(credentialId)
                 .flatMap(row -> models.listForCredential(credentialId)
-                        .map(rows -> CredentialViews.models(row, rows, redactor.forCredential(row), clock.instant()))));
+                        .map(rows -> CredentialAdminService.modelViews(
+                                row, rows, redactor.forCredential(row), clock.instant()))));
     }
 
     /** 暂停: the model is hard-excluded from selection until resumed (a healthy model can be paused too). */

@@ -6,32 +6,35 @@ import java.time.ZoneId;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.routegateway.common.config.RouteConfig;
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.WeightMode;
-import io.routegateway.core.policy.Weights;
 import io.routegateway.core.recovery.DefaultZone;
+import io.routegateway.core.state.ModelState;
 import io.routegateway.state.pool.AdminWrites;
 import io.routegateway.state.pool.PoolReader;
 import io.routegateway.state.pool.References;
 import io.routegateway.state.pool.SecretRedactor;
 import io.routegateway.state.publish.StateOutbox;
 import io.routegateway.state.repository.CredentialEntity;
+import io.routegateway.state.repository.CredentialModelEntity;
 import io.routegateway.state.repository.CredentialModelRepository;
 import io.routegateway.state.repository.CredentialRepository;
 import io.routegateway.state.repository.GroupCredentialEntity;
 import io.routegateway.state.repository.GroupCredentialRepository;
+import io.routegateway.state.repository.StateRows;
 import io.routegateway.state.repository.TimelineEntity;
 import io.routegateway.state.repository.TimelineRepository;
 import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.AdminException;
-import io.routegateway.state.web.Inputs;
 import io.routegateway.state.web.JsonBody;
 import io.routegateway.state.web.Page;
 import io.routegateway.state.web.Paging;
@@ -101,7 +104,7 @@ public class CredentialAdminService {
                     .filter(row -> archived == null || row.archived == archived)
                     .sorted(Comparator.comparingInt((CredentialEntity row) -> row.priority)
                             .thenComparing(row -> row.id))
-                    .map(row -> CredentialViews.credential(
+                    .map(row -> credentialView(
                             row, stored.modelsOf(row.id), stored.groupIdsOf(row.id), redactor.forCredential(row), now))
                     .toList();
         });
@@ -113,33 +116,28 @@ public class CredentialAdminService {
     }
 
     public Uni<CredentialView> create(JsonBody<CredentialInput> body) {
-        CredentialInput input = body.value();
+        CredentialRules.NewCredential checked = CredentialRules.create(body, defaultZone);
         Instant now = clock.instant();
         CredentialEntity row = new CredentialEntity();
-        row.id = Inputs.idOrNew(input.id(), "cred");
-        row.name = Inputs.name(input.name());
-        Platform platform = platform(input.platform());
-        CredentialKind kind = kind(input.kind());
-        requireCapability(platform, kind);
-        row.platform = platform.wire();
-        row.kind = kind.wire();
-        row.baseUrl = Inputs.baseUrl(input.baseUrl());
-        row.encryptedSecret = secretBox.seal(row.secretBinding(), Inputs.secret(input.secret(), "secret is required"));
-        row.configJson = CredentialConfig.write("{}", body, defaultZone);
-        row.enabled = input.enabled() == null || input.enabled();
-        row.inPool = input.inPool() == null || input.inPool();
-        row.archived = Boolean.TRUE.equals(input.archived());
-        row.priority = input.priority() == null ? 0 : priority(input.priority());
-        WeightMode mode = input.weightMode() == null ? WeightMode.AUTO : Inputs.weightMode(input.weightMode());
-        Weights.requireWritable(mode, input.weight());
-        row.weightMode = mode.wire();
-        if (input.weight() != null) {
-            row.weight = input.weight();
+        row.id = checked.id();
+        row.name = checked.name();
+        row.platform = checked.platform().wire();
+        row.kind = checked.kind().wire();
+        row.baseUrl = checked.baseUrl();
+        row.encryptedSecret = secretBox.seal(row.secretBinding(), checked.secret());
+        row.configJson = checked.configJson();
+        row.enabled = checked.enabled();
+        row.inPool = checked.inPool();
+        row.archived = checked.archived();
+        row.priority = checked.priority();
+        row.weightMode = checked.weightMode().wire();
+        if (checked.weight() != null) {
+            row.weight = checked.weight();
         }
-        row.quotaRemaining = quota(input.quotaRemaining());
+        row.quotaRemaining = checked.quotaRemaining();
         row.createdAt = now;
         row.updatedAt = now;
-        List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS);
+        List<String> groupIds = checked.groupIds();
         return writes.inTransaction(() -> credentials
                 .findById(row.id)
                 .flatMap(taken -> {
@@ -160,56 +158,57 @@ public class CredentialAdminService {
     }
 
     public Uni<CredentialView> update(String id, JsonBody<CredentialInput> body) {
-        CredentialInput input = body.value();
         return writes.inTransaction(() -> credentials.findForUpdate(id).flatMap(row -> {
             if (row == null) {
                 throw AdminException.notFound("credential", id);
             }
-            if (body.has("name")) {
-                row.name = Inputs.name(input.name());
+            CredentialRules.Changes changes = CredentialRules.update(stored(row), body, defaultZone);
+            if (changes.name() != null) {
+                row.name = changes.name();
             }
             SecretBox.Binding sealedUnder = row.secretBinding();
-            Platform platform = input.platform() == null ? Platform.fromWire(row.platform) : platform(input.platform());
-            CredentialKind kind = input.kind() == null ? CredentialKind.fromWire(row.kind) : kind(input.kind());
-            requireCapability(platform, kind);
-            row.platform = platform.wire();
-            row.kind = kind.wire();
-            if (body.has("base_url")) {
-                row.baseUrl = Inputs.baseUrl(input.baseUrl());
+            row.platform = changes.platform().wire();
+            row.kind = changes.kind().wire();
+            if (changes.baseUrlSent()) {
+                row.baseUrl = changes.baseUrl();
             }
-            if (body.has("secret")) {
-                row.encryptedSecret = secretBox.seal(
-                        row.secretBinding(),
-                        Inputs.secret(input.secret(), "secret must not be blank; leave it out to keep it"));
+            if (changes.secret() != null) {
+                row.encryptedSecret = secretBox.seal(row.secretBinding(), changes.secret());
             } else if (!row.secretBinding().equals(sealedUnder)) {
                 row.encryptedSecret = resealed(row, sealedUnder);
             }
-            if (CredentialConfig.touches(body)) {
-                row.configJson = CredentialConfig.write(row.configJson, body, defaultZone);
+            if (changes.configJson() != null) {
+                row.configJson = changes.configJson();
             }
-            if (input.enabled() != null) {
-                row.enabled = input.enabled();
+            if (changes.enabled() != null) {
+                row.enabled = changes.enabled();
             }
-            if (input.inPool() != null) {
-                row.inPool = input.inPool();
+            if (changes.inPool() != null) {
+                row.inPool = changes.inPool();
             }
-            if (input.archived() != null) {
-                row.archived = input.archived();
+            if (changes.archived() != null) {
+                row.archived = changes.archived();
             }
-            if (input.priority() != null) {
-                row.priority = priority(input.priority());
+            if (changes.priority() != null) {
+                row.priority = changes.priority();
             }
-            applyWeight(row, input);
-            if (body.has("quota_remaining")) {
-                row.quotaRemaining = quota(input.quotaRemaining());
+            row.weightMode = changes.weight().mode().wire();
+            row.weight = changes.weight().weight();
+            if (changes.quotaSent()) {
+                row.quotaRemaining = changes.quotaRemaining();
             }
             Uni<Void> groups = Uni.createFrom().voidItem();
-            if (body.has("group_ids")) {
-                List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS);
+            if (changes.groupIds() != null) {
+                List<String> groupIds = changes.groupIds();
                 groups = references.requireGroups(groupIds).flatMap(ok -> replaceGroups(id, groupIds));
             }
             return groups.flatMap(ok -> outbox.credentialChanged(row)).flatMap(version -> view(row));
         }));
+    }
+
+    private static CredentialRules.Stored stored(CredentialEntity row) {
+        return new CredentialRules.Stored(
+                row.platform, row.kind, row.configJson, WeightMode.fromWire(row.weightMode), row.weight);
     }
 
     /** The stored secret under the row's new binding; refused when it no longer opens (e.g. a replaced key). */
@@ -281,8 +280,45 @@ public class CredentialAdminService {
         Instant now = clock.instant();
         return models.listForCredential(row.id)
                 .flatMap(modelRows -> members.groupIdsOf(row.id)
-                        .map(groupIds -> CredentialViews.credential(
-                                row, modelRows, groupIds, redactor.forCredential(row), now)));
+                        .map(groupIds -> credentialView(row, modelRows, groupIds, redactor.forCredential(row), now)));
+    }
+
+    /** The row's values and health handed to {@link CredentialViews}, which reads no entity. */
+    static CredentialView credentialView(
+            CredentialEntity row,
+            List<CredentialModelEntity> modelRows,
+            List<String> groupIds,
+            UnaryOperator<String> redact,
+            Instant now) {
+        CredentialViews.Row values = new CredentialViews.Row(
+                row.id,
+                row.name,
+                row.platform,
+                row.kind,
+                row.baseUrl,
+                row.encryptedSecret != null && !row.encryptedSecret.isEmpty(),
+                row.configJson,
+                row.enabled,
+                row.archived,
+                row.inPool,
+                row.priority,
+                row.weightMode,
+                row.weight,
+                row.quotaRemaining,
+                row.stateVersion,
+                row.createdAt,
+                row.updatedAt);
+        return CredentialViews.credential(
+                values, StateRows.configJson(row), StateRows.health(row, modelRows), groupIds, redact, now);
+    }
+
+    /** The 模型状态 section of the row and its model rows. */
+    static List<ModelView> modelViews(
+            CredentialEntity row, List<CredentialModelEntity> modelRows, UnaryOperator<String> redact, Instant now) {
+        JsonNode config = StateRows.configJson(row);
+        CredentialKind kind = CredentialKind.fromWire(row.kind);
+        List<ModelState> states = modelRows.stream().map(StateRows::model).toList();
+        return CredentialViews.models(Platform.fromWire(row.platform), kind, config, states, redact, now);
     }
 
     private Uni<Void> replaceGroups(String credentialId, List<String> wanted) {
@@ -293,55 +329,6 @@ public class CredentialAdminService {
                         link -> link.groupId,
                         wanted,
                         groupId -> new GroupCredentialEntity(groupId, credentialId)));
-    }
-
-    /** The pair as it will be stored must be writable: 0 is refused, also when switching a legacy 0 to manual. */
-    private static void applyWeight(CredentialEntity row, CredentialInput input) {
-        WeightMode sentMode = input.weightMode() == null ? null : Inputs.weightMode(input.weightMode());
-        Weights.Setting setting =
-                Weights.afterUpdate(WeightMode.fromWire(row.weightMode), row.weight, sentMode, input.weight());
-        row.weightMode = setting.mode().wire();
-        row.weight = setting.weight();
-    }
-
-    private static Platform platform(String wire) {
-        try {
-            return Platform.fromWire(wire);
-        } catch (IllegalArgumentException e) {
-            throw AdminException.invalid(
-                    AdminCodes.PLATFORM, "platform must be one of claude, codex, gemini, grok, openai");
-        }
-    }
-
-    private static CredentialKind kind(String wire) {
-        try {
-            return CredentialKind.fromWire(wire);
-        } catch (IllegalArgumentException e) {
-            throw AdminException.invalid(AdminCodes.KIND, "kind must be api or official");
-        }
-    }
-
-    /** The platform capability rule (route-core's {@link Platform#accepts}). */
-    private static void requireCapability(Platform platform, CredentialKind kind) {
-        if (!platform.accepts(kind)) {
-            throw AdminException.invalid(
-                    AdminCodes.PLATFORM_KIND,
-                    "platform " + platform.wire() + " does not accept " + kind.wire() + " credentials");
-        }
-    }
-
-    private static int priority(int priority) {
-        if (priority < 0 || priority > 1_000_000) {
-            throw AdminException.invalid(AdminCodes.PRIORITY, "priority must be 0..1000000 (lower goes first)");
-        }
-        return priority;
-    }
-
-    private static Long quota(Long quota) {
-        if (quota != null && quota < 0) {
-            throw AdminException.invalid(AdminCodes.QUOTA, "quota_remaining must be at least 0, or null for unlimited");
-        }
-        return quota;
     }
 
     private static long cursor(String cursor) {

@@ -18,44 +18,64 @@ import io.routegateway.core.recovery.RecoveryConfig;
 import io.routegateway.core.state.AccountState;
 import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.core.state.ModelState;
-import io.routegateway.state.repository.CredentialEntity;
-import io.routegateway.state.repository.CredentialModelEntity;
-import io.routegateway.state.repository.StateRows;
 
-/** Rows → admin views; every badge, tag, reason and alias comes from route-core's {@link HealthView}. */
+/**
+ * A credential's stored columns and health → admin views, without I/O; every badge, tag, reason and
+ * alias comes from route-core's {@link HealthView}. The service reads the rows and passes their values.
+ */
 final class CredentialViews {
 
     private CredentialViews() {}
 
+    /** The credential's own columns as stored ({@code configJson} as text, read again here). */
+    record Row(
+            String id,
+            String name,
+            String platform,
+            String kind,
+            String baseUrl,
+            boolean hasSecret,
+            String configJson,
+            boolean enabled,
+            boolean archived,
+            boolean inPool,
+            int priority,
+            String weightMode,
+            int weight,
+            Long quotaRemaining,
+            long stateVersion,
+            Instant createdAt,
+            Instant updatedAt) {}
+
+    /** @param config the parsed {@code config_json} (anything unreadable reads as empty) */
     static CredentialView credential(
-            CredentialEntity row,
-            List<CredentialModelEntity> modelRows,
+            Row row,
+            JsonNode config,
+            CredentialHealth health,
             List<String> groupIds,
             UnaryOperator<String> redact,
             Instant now) {
-        JsonNode config = StateRows.configJson(row);
         List<ModelMapping> mappings = ModelMappings.fromConfigJson(config);
-        CredentialHealth health = StateRows.health(row, modelRows);
         AccountState account = health.account();
-        HealthView.AccountView view = HealthView.of(CredentialKind.fromWire(row.kind), mappings, health, now);
+        HealthView.AccountView view = HealthView.of(CredentialKind.fromWire(row.kind()), mappings, health, now);
         return new CredentialView(
-                row.id,
-                row.name,
-                row.platform,
-                row.kind,
-                row.baseUrl,
-                row.encryptedSecret != null && !row.encryptedSecret.isEmpty(),
+                row.id(),
+                row.name(),
+                row.platform(),
+                row.kind(),
+                row.baseUrl(),
+                row.hasSecret(),
                 mappings,
                 FailurePolicy.fromConfigJson(config),
                 RecoveryConfig.read(config).toJson(),
-                CredentialConfig.isValid(row.configJson),
-                row.enabled,
-                row.archived,
-                row.inPool,
-                row.priority,
-                row.weightMode,
-                row.weight,
-                row.quotaRemaining,
+                CredentialConfig.isValid(row.configJson()),
+                row.enabled(),
+                row.archived(),
+                row.inPool(),
+                row.priority(),
+                row.weightMode(),
+                row.weight(),
+                row.quotaRemaining(),
                 groupIds,
                 account.status().wire(),
                 masked(account, redact),
@@ -63,9 +83,9 @@ final class CredentialViews {
                 view.cooldownBadge(),
                 view.unavailableModelsBadge(),
                 view.reminders().stream().map(HealthView.Reminder::text).toList(),
-                row.stateVersion,
-                row.createdAt,
-                row.updatedAt);
+                row.stateVersion(),
+                row.createdAt(),
+                row.updatedAt());
     }
 
     /** The account state with its failure texts passed through the credential's redactor. */
@@ -82,14 +102,23 @@ final class CredentialViews {
                 account.semanticFailureStreakFingerprint());
     }
 
-    /** Every known model of the credential (mapped keys or the platform baseline, then any other row). */
+    /**
+     * Every known model of the credential (mapped keys or the platform baseline, then any other row).
+     *
+     * @param config the parsed {@code config_json}
+     * @param modelRows the credential's model rows
+     */
     static List<ModelView> models(
-            CredentialEntity row, List<CredentialModelEntity> modelRows, UnaryOperator<String> redact, Instant now) {
-        List<ModelMapping> mappings = ModelMappings.fromConfigJson(StateRows.configJson(row));
-        CredentialKind kind = CredentialKind.fromWire(row.kind);
+            Platform platform,
+            CredentialKind kind,
+            JsonNode config,
+            List<ModelState> modelRows,
+            UnaryOperator<String> redact,
+            Instant now) {
+        List<ModelMapping> mappings = ModelMappings.fromConfigJson(config);
         Map<String, ModelState> rows = new HashMap<>();
-        for (CredentialModelEntity modelRow : modelRows) {
-            rows.put(modelRow.modelKey, StateRows.model(modelRow));
+        for (ModelState modelRow : modelRows) {
+            rows.put(modelRow.modelKey(), modelRow);
         }
         Map<String, HealthView.UnavailableReason> reasons = new HashMap<>();
         for (HealthView.UnavailableModel unavailable :
@@ -97,8 +126,7 @@ final class CredentialViews {
             reasons.put(unavailable.modelKey(), unavailable.reason());
         }
         List<ModelView> out = new ArrayList<>();
-        for (HealthView.KnownModel known :
-                HealthView.knownModels(Platform.fromWire(row.platform), kind, mappings, rows.values(), now)) {
+        for (HealthView.KnownModel known : HealthView.knownModels(platform, kind, mappings, rows.values(), now)) {
             ModelState state = rows.get(known.modelKey());
             HealthView.UnavailableReason reason = reasons.get(known.modelKey());
             out.add(new ModelView(

@@ -9,10 +9,7 @@ import java.util.TreeSet;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.routegateway.core.event.GroupSnapshot;
-import io.routegateway.core.model.BridgePolicy;
 import io.routegateway.core.model.WeightMode;
-import io.routegateway.core.policy.Weights;
 import io.routegateway.state.pool.AdminWrites;
 import io.routegateway.state.pool.PoolReader;
 import io.routegateway.state.pool.RowLocks;
@@ -72,7 +69,7 @@ public class GroupAdminService {
                 .map(stored -> stored.groups().stream()
                         .sorted(Comparator.comparing((GroupEntity row) -> row.createdAt)
                                 .thenComparing(row -> row.id))
-                        .map(row -> GroupView.of(row, stored.credentialIdsOf(row.id)))
+                        .map(row -> view(row, stored.credentialIdsOf(row.id)))
                         .toList());
     }
 
@@ -87,25 +84,20 @@ public class GroupAdminService {
     }
 
     public Uni<GroupView> create(JsonBody<GroupInput> body) {
-        GroupInput input = body.value();
+        GroupRules.NewGroup checked = GroupRules.create(body);
         Instant now = clock.instant();
         GroupEntity row = new GroupEntity();
-        row.id = Inputs.idOrNew(input.id(), "grp");
-        row.name = Inputs.name(input.name());
-        row.enabled = input.enabled() == null || input.enabled();
-        WeightMode mode = input.weightMode() == null ? WeightMode.AUTO : Inputs.weightMode(input.weightMode());
-        Weights.requireWritable(mode, input.weight());
-        row.weightMode = mode.wire();
-        row.weight = input.weight() == null ? GroupSnapshot.DEFAULT_WEIGHT : input.weight();
-        row.exposedModels = StateRows.toTextArray(Inputs.models(input.exposedModels()));
-        row.affinityEnabled = Boolean.TRUE.equals(input.affinityEnabled());
-        row.bridging = input.bridging() == null
-                ? BridgePolicy.NATIVE_FIRST.wire()
-                : Inputs.bridging(input.bridging()).wire();
+        row.id = checked.id();
+        row.name = checked.name();
+        row.enabled = checked.enabled();
+        row.weightMode = checked.weightMode().wire();
+        row.weight = checked.weight();
+        row.exposedModels = StateRows.toTextArray(checked.exposedModels());
+        row.affinityEnabled = checked.affinityEnabled();
+        row.bridging = checked.bridging().wire();
         row.createdAt = now;
         row.updatedAt = now;
-        List<String> credentialIds =
-                Inputs.ids(input.credentialIds(), AdminCodes.CREDENTIAL_IDS, Inputs.MAX_CREDENTIAL_IDS);
+        List<String> credentialIds = checked.credentialIds();
         return writes.inTransaction(() -> groups.findById(row.id)
                 .flatMap(taken -> {
                     if (taken != null) {
@@ -127,32 +119,31 @@ public class GroupAdminService {
     }
 
     public Uni<GroupView> update(String id, JsonBody<GroupInput> body) {
-        GroupInput input = body.value();
         return writes.inTransaction(() -> groups.findForUpdate(id).flatMap(row -> {
             if (row == null) {
                 throw AdminException.notFound("group", id);
             }
-            if (body.has("name")) {
-                row.name = Inputs.name(input.name());
+            GroupRules.Changes changes = GroupRules.update(WeightMode.fromWire(row.weightMode), row.weight, body);
+            if (changes.name() != null) {
+                row.name = changes.name();
             }
-            if (input.enabled() != null) {
-                row.enabled = input.enabled();
+            if (changes.enabled() != null) {
+                row.enabled = changes.enabled();
             }
-            applyWeight(row, input);
-            if (body.has("exposed_models")) {
-                row.exposedModels = StateRows.toTextArray(Inputs.models(input.exposedModels()));
+            row.weightMode = changes.weight().mode().wire();
+            row.weight = changes.weight().weight();
+            if (changes.exposedModels() != null) {
+                row.exposedModels = StateRows.toTextArray(changes.exposedModels());
             }
-            if (input.affinityEnabled() != null) {
-                row.affinityEnabled = input.affinityEnabled();
+            if (changes.affinityEnabled() != null) {
+                row.affinityEnabled = changes.affinityEnabled();
             }
-            if (input.bridging() != null) {
-                row.bridging = Inputs.bridging(input.bridging()).wire();
+            if (changes.bridging() != null) {
+                row.bridging = changes.bridging().wire();
             }
             Uni<Void> pool = Uni.createFrom().voidItem();
-            if (body.has("credential_ids")) {
-                pool = replacePool(
-                        row.id,
-                        Inputs.ids(input.credentialIds(), AdminCodes.CREDENTIAL_IDS, Inputs.MAX_CREDENTIAL_IDS));
+            if (changes.credentialIds() != null) {
+                pool = replacePool(row.id, changes.credentialIds());
             }
             return pool.flatMap(ok -> outbox.groupChanged(row)).flatMap(version -> view(row));
         }));
@@ -200,15 +191,6 @@ public class GroupAdminService {
         return chain;
     }
 
-    /** Mode and weight as sent; the resulting pair must be writable (a legacy 0 cannot become manual). */
-    private static void applyWeight(GroupEntity row, GroupInput input) {
-        WeightMode sentMode = input.weightMode() == null ? null : Inputs.weightMode(input.weightMode());
-        Weights.Setting setting =
-                Weights.afterUpdate(WeightMode.fromWire(row.weightMode), row.weight, sentMode, input.weight());
-        row.weightMode = setting.mode().wire();
-        row.weight = setting.weight();
-    }
-
     /** Replaces the pool; every credential that joined or left is locked and republished. */
     private Uni<Void> replacePool(String groupId, List<String> wanted) {
         return members.list("groupId", groupId).flatMap(current -> {
@@ -251,6 +233,10 @@ public class GroupAdminService {
     }
 
     private Uni<GroupView> view(GroupEntity row) {
-        return members.credentialIdsOf(row.id).map(credentialIds -> GroupView.of(row, credentialIds));
+        return members.credentialIdsOf(row.id).map(credentialIds -> view(row, credentialIds));
+    }
+
+    private static GroupView view(GroupEntity row, List<String> credentialIds) {
+        return GroupView.of(StateRows.groupSnapshot(row, row.updatedAt), credentialIds, row.createdAt, row.updatedAt);
     }
 }

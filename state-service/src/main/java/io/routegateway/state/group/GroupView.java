@@ -4,8 +4,6 @@ import java.time.Instant;
 import java.util.List;
 
 import io.routegateway.core.event.GroupSnapshot;
-import io.routegateway.state.repository.GroupEntity;
-import io.routegateway.state.repository.StateRows;
 
 /**
  * A group as the admin API shows it.
@@ -28,21 +26,21 @@ public record GroupView(
         Instant createdAt,
         Instant updatedAt) {
 
-    static GroupView of(GroupEntity row, List<String> credentialIds) {
-        GroupSnapshot snapshot = StateRows.groupSnapshot(row, row.updatedAt);
+    /** The view of a group as its snapshot carries it. */
+    static GroupView of(GroupSnapshot snapshot, List<String> credentialIds, Instant createdAt, Instant updatedAt) {
         return new GroupView(
-                row.id,
-                row.name,
-                row.enabled,
+                snapshot.groupId(),
+                snapshot.name(),
+                snapshot.enabled(),
                 snapshot.weightMode().wire(),
-                row.weight,
+                snapshot.weight(),
                 snapshot.effectiveWeight(),
                 snapshot.exposedModels(),
-                row.affinityEnabled,
+                snapshot.affinityEnabled(),
                 snapshot.bridging().wire(),
                 credentialIds,
-                row.version,
-                row.createdAt,
-                row.updatedAt);
+                snapshot.version(),
+                createdAt,
+                updatedAt);
     }
 }
