@@ -7,7 +7,6 @@ import jakarta.inject.Singleton;
 
 import io.routegateway.common.upstream.UpstreamClient;
 import io.routegateway.common.upstream.UpstreamTimeouts;
-import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.select.AffinityTable;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.metrics.GatewayMetrics;
@@ -86,17 +85,15 @@ public class ForwardingService {
      * the next request of each session is routed afresh (acceptable: affinity is a preference).
      */
     public AffinityTable affinity() {
-        RuntimeSettingsSnapshot settings = views.settings();
-        boolean published = settings != null && settings.affinityTtlSeconds() >= 1 && settings.affinityCapacity() >= 1;
-        Duration ttl = published ? settings.affinityTtl() : configuredAffinityTtl;
-        int capacity = published ? settings.affinityCapacity() : configuredAffinityCapacity;
+        AffinitySettings wanted =
+                AffinitySettings.effective(views.settings(), configuredAffinityTtl, configuredAffinityCapacity);
         AffinityTable table = affinity;
-        if (table.ttl().equals(ttl) && table.capacity() == capacity) {
+        if (wanted.fits(table)) {
             return table;
         }
         synchronized (this) {
-            if (!affinity.ttl().equals(ttl) || affinity.capacity() != capacity) {
-                affinity = new AffinityTable(ttl, capacity);
+            if (!wanted.fits(affinity)) {
+                affinity = new AffinityTable(wanted.ttl(), wanted.capacity());
             }
             return affinity;
         }

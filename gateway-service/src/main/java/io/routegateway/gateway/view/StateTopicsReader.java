@@ -4,10 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,18 +18,14 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
-import com.fasterxml.jackson.databind.ObjectReader;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.routegateway.core.crypto.StateSignature;
 import io.routegateway.core.crypto.StateVerifier;
-import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
-import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.Topics;
-import io.routegateway.core.json.Json;
 import io.routegateway.core.select.PoolView;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.smallrye.common.annotation.Identifier;
@@ -76,15 +70,11 @@ public class StateTopicsReader {
             List.of(Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS, Topics.SETTINGS);
     private static final Logger LOG = Logger.getLogger(StateTopicsReader.class);
     private static final Duration POLL = Duration.ofMillis(200);
-    private static final ObjectReader CREDENTIAL = Json.MAPPER.readerFor(CredentialSnapshot.class);
-    private static final ObjectReader ACCESS_KEY = Json.MAPPER.readerFor(AccessKeySnapshot.class);
-    private static final ObjectReader GROUP = Json.MAPPER.readerFor(GroupSnapshot.class);
-    private static final ObjectReader SETTINGS = Json.MAPPER.readerFor(RuntimeSettingsSnapshot.class);
 
     /** Skip reason: the value is not the topic's JSON snapshot. */
     static final String UNREADABLE = "unreadable";
     /** Skip reason: the record names no entry (no key on a tombstone, no id in the snapshot). */
-    static final String NO_ID = "no_id";
+    static final String NO_ID = StateFold.NO_ID;
     /** Skip reason: the signature headers are missing, name an unknown key, or do not verify. */
     static final String SIGNATURE = "signature";
     /** Skip reason: the snapshot was read but applying it to the view failed. */
@@ -284,9 +274,7 @@ public class StateTopicsReader {
     }
 
     private void apply(ConsumerRecords<String, String> records) {
-        Map<String, CredentialSnapshot> credentials = new LinkedHashMap<>();
-        Set<String> removedCredentials = new HashSet<>();
-        List<Object> others = new ArrayList<>();
+        StateFold.Batch batch = new StateFold.Batch();
         for (ConsumerRecord<String, String> record : records) {
             StateVerifier.Result signature = verifier.verify(
                     record.topic(),
@@ -303,7 +291,7 @@ public class StateTopicsReader {
             }
             String problem;
             try {
-                problem = read(record, credentials, removedCredentials, others);
+                problem = StateFold.read(batch, record.topic(), record.key(), record.value());
             } catch (Exception e) {
                 skip(
                         record.topic(),
@@ -315,21 +303,15 @@ public class StateTopicsReader {
                 skip(record.topic(), problem, where(record));
             }
         }
-        RuntimeSettingsSnapshot settings = null;
-        for (Object other : others) {
-            if (other instanceof RuntimeSettingsSnapshot next
-                    && (settings == null || next.version() > settings.version())) {
-                settings = next;
-            }
-        }
+        RuntimeSettingsSnapshot settings = batch.newestSettings();
         if (settings != null) {
             applySettings(settings);
         }
         try {
-            holder.update(view -> applied(view, credentials, removedCredentials, others));
+            holder.update(view -> StateFold.applied(view, batch));
         } catch (RuntimeException batchFailed) {
             // one change in the batch does not apply: apply them one by one and skip the failing ones
-            applyOneByOne(credentials, removedCredentials, others);
+            applyOneByOne(batch);
         }
     }
 
@@ -351,18 +333,17 @@ public class StateTopicsReader {
         }
     }
 
-    private void applyOneByOne(
-            Map<String, CredentialSnapshot> credentials, Set<String> removedCredentials, List<Object> others) {
-        for (Object change : others) {
-            applyOne(topicOf(change), view -> appliedOther(view, change));
+    private void applyOneByOne(StateFold.Batch batch) {
+        for (Object change : batch.others()) {
+            applyOne(StateFold.topicOf(change), view -> StateFold.appliedOther(view, change));
         }
-        for (String removed : removedCredentials) {
-            applyOne(Topics.CREDENTIAL_STATE, view -> applied(view, Map.of(), Set.of(removed), List.of()));
+        for (String removed : batch.removedCredentials()) {
+            applyOne(Topics.CREDENTIAL_STATE, view -> StateFold.applied(view, Map.of(), Set.of(removed), List.of()));
         }
-        for (CredentialSnapshot snapshot : credentials.values()) {
+        for (CredentialSnapshot snapshot : batch.credentials().values()) {
             applyOne(
                     Topics.CREDENTIAL_STATE,
-                    view -> applied(view, Map.of(snapshot.credentialId(), snapshot), Set.of(), List.of()));
+                    view -> StateFold.applied(view, Map.of(snapshot.credentialId(), snapshot), Set.of(), List.of()));
         }
     }
 
@@ -372,19 +353,6 @@ public class StateTopicsReader {
         } catch (RuntimeException e) {
             skip(topic, UNAPPLICABLE, e.getClass().getSimpleName());
         }
-    }
-
-    private static String topicOf(Object change) {
-        if (change instanceof Removed removed) {
-            return removed.topic();
-        }
-        if (change instanceof GroupSnapshot) {
-            return Topics.GROUPS;
-        }
-        if (change instanceof AccessKeySnapshot) {
-            return Topics.ACCESS_KEYS;
-        }
-        return Topics.SETTINGS;
     }
 
     /** Counts and logs a skipped record; {@code detail} names where it was, never its content. */
@@ -410,136 +378,6 @@ public class StateTopicsReader {
 
     private static String where(ConsumerRecord<String, String> record) {
         return record.topic() + "-" + record.partition() + "@" + record.offset();
-    }
-
-    /** Reads one record into the batch; returns a skip reason when it names no entry, else null. */
-    private static String read(
-            ConsumerRecord<String, String> record,
-            Map<String, CredentialSnapshot> credentials,
-            Set<String> removedCredentials,
-            List<Object> others)
-            throws Exception {
-        String key = record.key();
-        String value = record.value();
-        switch (record.topic()) {
-            case Topics.CREDENTIAL_STATE:
-                if (value == null) {
-                    if (blank(key)) {
-                        return NO_ID;
-                    }
-                    credentials.remove(key);
-                    removedCredentials.add(key);
-                } else {
-                    CredentialSnapshot snapshot = CREDENTIAL.readValue(value);
-                    if (snapshot == null || blank(snapshot.credentialId())) {
-                        return NO_ID;
-                    }
-                    removedCredentials.remove(snapshot.credentialId());
-                    credentials.merge(
-                            snapshot.credentialId(),
-                            snapshot,
-                            (held, next) -> next.version() > held.version() ? next : held);
-                }
-                break;
-            case Topics.ACCESS_KEYS:
-                if (value == null) {
-                    return added(others, blank(key) ? null : new Removed(Topics.ACCESS_KEYS, key));
-                }
-                AccessKeySnapshot accessKey = ACCESS_KEY.readValue(value);
-                return added(others, accessKey == null || blank(accessKey.accessKeyId()) ? null : accessKey);
-            case Topics.GROUPS:
-                if (value == null) {
-                    return added(others, blank(key) ? null : new Removed(Topics.GROUPS, key));
-                }
-                GroupSnapshot group = GROUP.readValue(value);
-                return added(others, group == null || blank(group.groupId()) ? null : group);
-            case Topics.SETTINGS:
-                // state-service never deletes the settings; a tombstone keeps the held ones
-                if (value != null) {
-                    RuntimeSettingsSnapshot settings = SETTINGS.readValue(value);
-                    return added(others, settings);
-                }
-                break;
-            default:
-                break;
-        }
-        return null;
-    }
-
-    private static String added(List<Object> others, Object change) {
-        if (change == null) {
-            return NO_ID;
-        }
-        others.add(change);
-        return null;
-    }
-
-    private static boolean blank(String id) {
-        return id == null || id.isBlank();
-    }
-
-    /** A tombstone on the access-key or group topic. */
-    private record Removed(String topic, String id) {}
-
-    static PoolView applied(
-            PoolView view,
-            Map<String, CredentialSnapshot> credentials,
-            Set<String> removedCredentials,
-            List<Object> others) {
-        PoolView withOthers = view;
-        for (Object change : others) {
-            withOthers = appliedOther(withOthers, change);
-        }
-        PoolView next = withOthers;
-        List<CredentialSnapshot> newer = new ArrayList<>();
-        for (CredentialSnapshot snapshot : credentials.values()) {
-            long held = next.credential(snapshot.credentialId())
-                    .map(CredentialSnapshot::version)
-                    .orElse(Long.MIN_VALUE);
-            if (snapshot.version() > held) {
-                newer.add(snapshot);
-            }
-        }
-        boolean removes =
-                removedCredentials.stream().anyMatch(id -> next.credential(id).isPresent());
-        if (newer.size() <= 1 && !removes) {
-            return newer.isEmpty() ? next : next.with(newer.get(0));
-        }
-        // several changes: one rebuild instead of one per record
-        Map<String, CredentialSnapshot> all = new LinkedHashMap<>();
-        for (CredentialSnapshot held : next.credentials()) {
-            all.put(held.credentialId(), held);
-        }
-        removedCredentials.forEach(all::remove);
-        for (CredentialSnapshot snapshot : newer) {
-            all.put(snapshot.credentialId(), snapshot);
-        }
-        return PoolView.of(all.values(), next.groups(), next.accessKeys()).withStats(next.stats());
-    }
-
-    private static PoolView appliedOther(PoolView view, Object change) {
-        if (change instanceof RuntimeSettingsSnapshot) {
-            return view; // held by PoolViewHolder, taken in apply()
-        }
-        if (change instanceof Removed removed) {
-            return removed.topic().equals(Topics.GROUPS)
-                    ? view.withoutGroup(removed.id())
-                    : view.withoutAccessKey(removed.id());
-        }
-        if (change instanceof GroupSnapshot group) {
-            boolean newer = view.group(group.groupId())
-                    .map(held -> group.version() > held.version())
-                    .orElse(true);
-            return newer ? view.with(group) : view;
-        }
-        if (change instanceof AccessKeySnapshot key) {
-            boolean newer = view.accessKey(key.accessKeyId())
-                    .map(held -> key.version() > held.version())
-                    .orElse(true);
-            return newer ? view.with(key) : view;
-        }
-        throw new IllegalArgumentException(
-                "unknown state change " + change.getClass().getName());
     }
 
     private static void sleep(Duration duration) {
