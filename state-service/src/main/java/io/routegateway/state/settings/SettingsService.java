@@ -12,12 +12,10 @@ import io.routegateway.state.pool.AdminWrites;
 import io.routegateway.state.publish.StateOutbox;
 import io.routegateway.state.repository.RuntimeSettingEntity;
 import io.routegateway.state.repository.RuntimeSettingRepository;
-import io.routegateway.state.web.AdminCodes;
-import io.routegateway.state.web.AdminException;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Runtime settings: validated by route-core's {@link RuntimeSettings}, stored all-or-nothing. Every
+ * Runtime settings: checked by {@link SettingsRules} (route-core's {@link RuntimeSettings}), stored all-or-nothing. Every
  * write queues the new {@code RuntimeSettingsSnapshot} for {@code route.settings} in the same
  * transaction, so the gateways apply the new threshold and affinity settings.
  */
@@ -41,18 +39,17 @@ public class SettingsService {
 
     /** Only the fields sent change; one bad field refuses the whole update. */
     public Uni<SettingsView> update(JsonNode patch) {
-        if (patch == null || !patch.isObject()) {
-            throw AdminException.invalid(AdminCodes.MALFORMED_JSON, "the body must be a JSON object");
-        }
+        SettingsRules.requireObject(patch);
         // the rows are locked first: two concurrent updates apply one after the other, none is lost
         return writes.inTransaction(() -> settings.findAll()
                 .withLock(LockModeType.PESSIMISTIC_WRITE)
                 .list()
                 .flatMap(locked -> settings.current())
                 .flatMap(current -> {
-                    RuntimeSettings next = current.withPatch(patch);
+                    SettingsRules.Update update = SettingsRules.update(current, patch);
+                    RuntimeSettings next = update.next();
                     Uni<Void> chain = Uni.createFrom().voidItem();
-                    for (Map.Entry<String, String> row : next.toStored().entrySet()) {
+                    for (Map.Entry<String, String> row : update.rows().entrySet()) {
                         chain = chain.flatMap(ok -> settings.findById(row.getKey())
                                 .flatMap(existing -> {
                                     if (existing == null) {
