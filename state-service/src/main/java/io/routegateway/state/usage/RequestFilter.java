@@ -1,16 +1,12 @@
 package io.routegateway.state.usage;
 
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.routegateway.state.web.AdminCodes;
-import io.routegateway.state.web.AdminException;
-
 /**
  * The filters shared by the request log and the usage stats, turned into one SQL condition over
- * {@code request_logs}. Time ranges compare {@code occurred_epoch_ms} (never the text timestamps).
+ * {@code request_logs} (built by {@link UsageRules#filter}). Time ranges compare {@code occurred_epoch_ms} (never the text timestamps).
  *
  * @param model matches the requested name or the model key
  * @param success null = both
@@ -28,32 +24,6 @@ public record RequestFilter(
         Boolean probe,
         Instant from,
         Instant to) {
-
-    public static RequestFilter parse(
-            String accessKeyId,
-            String credentialId,
-            String groupId,
-            String model,
-            String success,
-            String reasonCode,
-            String probe,
-            String from,
-            String to) {
-        RequestFilter filter = new RequestFilter(
-                blankToNull(accessKeyId),
-                blankToNull(credentialId),
-                blankToNull(groupId),
-                blankToNull(model),
-                bool("success", success),
-                blankToNull(reasonCode),
-                bool("probe", probe),
-                instant("from", from),
-                instant("to", to));
-        if (filter.from != null && filter.to != null && !filter.from.isBefore(filter.to)) {
-            throw AdminException.invalid(AdminCodes.QUERY, "from must be before to");
-        }
-        return filter;
-    }
 
     /** {@code WHERE ...} (or empty) with {@code $n} placeholders; appends the values to {@code args}. */
     String where(List<Object> args) {
@@ -83,36 +53,6 @@ public record RequestFilter(
         if (value != null) {
             args.add(value);
             conditions.add(column + " = $" + args.size());
-        }
-    }
-
-    private static String blankToNull(String text) {
-        return text == null || text.isBlank() ? null : text.strip();
-    }
-
-    private static Boolean bool(String name, String text) {
-        if (text == null || text.isBlank()) {
-            return null;
-        }
-        switch (text.strip()) {
-            case "true":
-                return Boolean.TRUE;
-            case "false":
-                return Boolean.FALSE;
-            default:
-                throw AdminException.invalid(AdminCodes.QUERY, name + " must be true or false");
-        }
-    }
-
-    private static Instant instant(String name, String text) {
-        if (text == null || text.isBlank()) {
-            return null;
-        }
-        try {
-            return Instant.parse(text.strip());
-        } catch (DateTimeParseException e) {
-            throw AdminException.invalid(
-                    AdminCodes.QUERY, name + " must be an ISO-8601 instant such as 2026-01-31T00:00:00Z");
         }
     }
 }

@@ -42,7 +42,7 @@ public class RequestLogResource {
             @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
         RequestFilter filter =
-                RequestFilter.parse(accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to);
+                UsageRules.filter(accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to);
         return service.requests(filter, limit, cursor);
     }
 
@@ -62,7 +62,7 @@ public class RequestLogResource {
             @QueryParam("from") String from,
             @QueryParam("to") String to) {
         RequestFilter filter =
-                RequestFilter.parse(accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to);
+                UsageRules.filter(accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to);
         return service.usage(filter, groupBy);
     }
 }

@@ -3,15 +3,10 @@ package io.routegateway.state.usage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.routegateway.state.web.AdminCodes;
-import io.routegateway.state.web.AdminException;
 import io.routegateway.state.web.Page;
-import io.routegateway.state.web.Paging;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -23,14 +18,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @ApplicationScoped
 public class RequestStatsService {
-
-    /** {@code group_by} value → the SQL expression it groups on. */
-    static final Map<String, String> GROUPINGS = Map.of(
-            "access_key", "access_key_id",
-            "credential", "credential_id",
-            "group", "group_id",
-            "model", "coalesce(model_key, requested_model)",
-            "day", "to_char(to_timestamp(occurred_epoch_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')");
 
     private static final String COLUMNS = "request_id, occurred_at, occurred_epoch_ms, protocol, access_key_id,"
             + " group_id, credential_id, requested_model, model_key, attempts, status, reason_code, latency_ms,"
@@ -44,11 +31,11 @@ public class RequestStatsService {
 
     /** Newest first; {@code cursor} is the {@code next_cursor} of the previous page. */
     public Uni<Page<RequestLogView>> requests(RequestFilter filter, String limitSent, String cursor) {
-        int limit = Paging.limit(limitSent);
+        int limit = UsageRules.limit(limitSent);
         List<Object> args = new ArrayList<>();
         String where = filter.where(args);
-        if (cursor != null && !cursor.isBlank()) {
-            Cursor after = Cursor.parse(cursor);
+        UsageRules.Cursor after = UsageRules.cursor(cursor);
+        if (after != null) {
             args.add(after.epochMs());
             int epoch = args.size();
             args.add(after.requestId());
@@ -65,7 +52,9 @@ public class RequestStatsService {
             long lastEpochMs = 0;
             for (Row row : rows) {
                 if (items.size() == limit) {
-                    next = new Cursor(lastEpochMs, items.get(items.size() - 1).requestId()).toString();
+                    next = new UsageRules.Cursor(
+                                    lastEpochMs, items.get(items.size() - 1).requestId())
+                            .toString();
                     break;
                 }
                 items.add(view(row));
@@ -77,13 +66,9 @@ public class RequestStatsService {
 
     /** Totals per {@code group_by}; probes are counted apart and can be filtered out with {@code probe=false}. */
     public Uni<UsageView> usage(RequestFilter filter, String groupBy) {
-        String by = groupBy == null || groupBy.isBlank() ? "day" : groupBy.strip();
-        String expression = GROUPINGS.get(by);
-        if (expression == null) {
-            throw AdminException.invalid(AdminCodes.QUERY, "group_by must be one of " + GROUPINGS.keySet());
-        }
+        UsageRules.Grouping grouping = UsageRules.groupBy(groupBy);
         List<Object> args = new ArrayList<>();
-        String sql = "SELECT " + expression + " AS key, count(*) AS requests,"
+        String sql = "SELECT " + grouping.expression() + " AS key, count(*) AS requests,"
                 + " count(*) FILTER (WHERE NOT success) AS failures,"
                 + " count(*) FILTER (WHERE probe) AS probes,"
                 + " coalesce(sum(input_tokens), 0)::bigint AS input_tokens,"
@@ -116,7 +101,8 @@ public class RequestStatsService {
                 output += line.outputTokens();
                 cost += line.costMicros();
             }
-            return new UsageView(by, out, new UsageView.Row(null, requests, failures, probes, input, output, cost));
+            return new UsageView(
+                    grouping.by(), out, new UsageView.Row(null, requests, failures, probes, input, output, cost));
         });
     }
 
@@ -142,23 +128,5 @@ public class RequestStatsService {
                 row.getBoolean("client_disconnected"),
                 row.getBoolean("success"),
                 row.getBoolean("probe"));
-    }
-
-    /** Position after the last row of a page: {@code <occurred_epoch_ms>_<request_id>}. */
-    record Cursor(long epochMs, UUID requestId) {
-
-        static Cursor parse(String text) {
-            int split = text.indexOf('_');
-            try {
-                return new Cursor(Long.parseLong(text.substring(0, split)), UUID.fromString(text.substring(split + 1)));
-            } catch (RuntimeException e) {
-                throw AdminException.invalid(AdminCodes.QUERY, "cursor must be the next_cursor of a previous page");
-            }
-        }
-
-        @Override
-        public String toString() {
-            return epochMs + "_" + requestId;
-        }
     }
 }
