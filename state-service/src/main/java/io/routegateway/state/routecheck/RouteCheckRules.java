@@ -1,0 +1,154 @@
+package io.routegateway.state.routecheck;
+
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.bridge.BridgePlan;
+import io.routegateway.core.bridge.EmbeddingsRule;
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.core.select.Affinity;
+import io.routegateway.core.select.AffinityKey;
+import io.routegateway.core.select.AffinityTable;
+import io.routegateway.core.select.PoolView;
+import io.routegateway.core.select.ProtocolRule;
+import io.routegateway.core.select.RouteRequest;
+import io.routegateway.core.select.Router;
+import io.routegateway.state.web.AdminCodes;
+import io.routegateway.state.web.AdminException;
+import io.routegateway.state.web.Inputs;
+
+/**
+ * The route check without I/O: {@link #check} refuses an input that names no key or two, no
+ * protocol, an unknown one or an unknown operation before anything is read; {@link #route} runs
+ * route-core's {@link Router#route} with the trace on over the view built from the stored pool, and
+ * refuses what only the view can tell (an unknown key id, a remembered credential or group that does
+ * not fit). {@link RouteCheckService} reads the pool and passes the time.
+ */
+public final class RouteCheckRules {
+
+    private RouteCheckRules() {}
+
+    /**
+     * An input that passed the checks made before the pool is read.
+     *
+     * @param byId the key is named by {@code access_key_id} (else by the plaintext {@code access_key})
+     * @param embeddings {@code operation: embeddings}
+     * @param protocol the request's protocol ({@code openai_chat} for embeddings that name none)
+     */
+    public record Checked(RouteCheckInput input, boolean byId, boolean embeddings, Protocol protocol) {}
+
+    /** Exactly one key, then the operation, then the protocol: the first bad one is refused. */
+    public static Checked check(RouteCheckInput input) {
+        boolean byId = input.accessKeyId() != null && !input.accessKeyId().isBlank();
+        boolean byKey = input.accessKey() != null && !input.accessKey().isBlank();
+        if (byId == byKey) {
+            throw AdminException.invalid(AdminCodes.ACCESS_KEY, "send exactly one of access_key_id and access_key");
+        }
+        boolean embeddings = embeddings(input.operation());
+        if (input.protocol() == null && !embeddings) {
+            throw AdminException.invalid(AdminCodes.PROTOCOL, "protocol is required");
+        }
+        Protocol protocol = input.protocol() == null
+                ? Protocol.OPENAI_CHAT
+                : Inputs.protocols(List.of(input.protocol())).get(0);
+        if (embeddings && protocol != Protocol.OPENAI_CHAT) {
+            throw AdminException.invalid(AdminCodes.PROTOCOL, "embeddings are served on openai_chat only");
+        }
+        return new Checked(input, byId, embeddings, protocol);
+    }
+
+    /** The gateway's routing decision for the checked input over {@code view}, with its trace. */
+    public static RouteCheckView route(Checked checked, PoolView view, Instant now) {
+        RouteCheckInput input = checked.input();
+        Protocol protocol = checked.protocol();
+        boolean embeddings = checked.embeddings();
+        AccessKeySnapshot key;
+        if (checked.byId()) {
+            String accessKeyId = Inputs.refId(input.accessKeyId(), AdminCodes.ACCESS_KEY);
+            key = view.accessKey(accessKeyId).orElseThrow(() -> AdminException.notFound("access key", accessKeyId));
+        } else {
+            key = view.authenticate(input.accessKey()).orElse(null);
+        }
+        AffinityKey affinityKey =
+                key == null ? null : Affinity.key(key.accessKeyId(), protocol, prefix(input, protocol));
+        // the gateway's rule: native, or through a bridge when the conversion expresses the body
+        // (without a body every bridge is assumed to)
+        JsonNode requestBody = input.body() != null && input.body().isObject() ? input.body() : null;
+        ProtocolRule rule = embeddings
+                ? new EmbeddingsRule(requestBody, Boolean.TRUE.equals(input.nativeOnly()))
+                : BridgePlan.of(
+                        protocol,
+                        requestBody,
+                        protocol == Protocol.GEMINI ? input.model() : null,
+                        requestBody != null && requestBody.path("stream").asBoolean(false),
+                        input.model(),
+                        Boolean.TRUE.equals(input.nativeOnly()));
+        // the gateway keeps no affinity for embeddings
+        RouteRequest request = new RouteRequest(key, protocol, input.model(), embeddings ? null : affinityKey, rule);
+        AffinityTable affinity = remembered(view, key, affinityKey, input, now);
+        Set<String> excluded = new HashSet<>(
+                Inputs.ids(input.excludedCredentialIds(), AdminCodes.CREDENTIAL_IDS, Inputs.MAX_CREDENTIAL_IDS));
+        SplittableRandom rng = input.seed() == null ? new SplittableRandom() : new SplittableRandom(input.seed());
+        return RouteCheckView.of(
+                Router.route(view, request, excluded, affinity, rng, now, true), hex(affinityKey), rule);
+    }
+
+    private static boolean embeddings(String operation) {
+        if (operation == null || operation.equals("generate")) {
+            return false;
+        }
+        if (operation.equals("embeddings")) {
+            return true;
+        }
+        throw AdminException.invalid(AdminCodes.QUERY, "operation must be generate or embeddings");
+    }
+
+    /** The affinity prefix: the prompt (cut to {@link Affinity#PREFIX_CHARS}), else the body's. */
+    static String prefix(RouteCheckInput input, Protocol protocol) {
+        if (input.prompt() != null && !input.prompt().isBlank()) {
+            String prompt = input.prompt();
+            return prompt.length() > Affinity.PREFIX_CHARS ? prompt.substring(0, Affinity.PREFIX_CHARS) : prompt;
+        }
+        return input.body() == null ? null : Affinity.promptPrefix(protocol, input.body());
+    }
+
+    /** An affinity table holding the one simulated memory, or null when none is simulated. */
+    private static AffinityTable remembered(
+            PoolView view, AccessKeySnapshot key, AffinityKey affinityKey, RouteCheckInput input, Instant now) {
+        String credentialId = Inputs.refId(input.rememberedCredentialId(), AdminCodes.CREDENTIAL_IDS);
+        if (credentialId == null) {
+            return null;
+        }
+        CredentialSnapshot credential = view.credential(credentialId)
+                .orElseThrow(() -> AdminException.invalid(
+                        AdminCodes.CREDENTIAL_IDS, "unknown remembered_credential_id " + credentialId));
+        if (affinityKey == null) {
+            throw AdminException.invalid(
+                    AdminCodes.QUERY, "remembered_credential_id needs a prompt (or body) and a known access key");
+        }
+        String groupId = Inputs.refId(input.rememberedGroupId(), AdminCodes.GROUP_IDS);
+        if (groupId == null) {
+            groupId = key.groupIds().stream()
+                    .filter(credential.groupIds()::contains)
+                    .findFirst()
+                    .orElseThrow(() -> AdminException.invalid(
+                            AdminCodes.GROUP_IDS, "no group of the key's scope holds credential " + credentialId));
+        }
+        AffinityTable table = new AffinityTable();
+        table.remember(affinityKey, groupId, credential.credentialId(), now);
+        return table;
+    }
+
+    private static String hex(AffinityKey key) {
+        return key == null
+                ? null
+                : HexFormat.of().toHexDigits(key.high()) + HexFormat.of().toHexDigits(key.low());
+    }
+}
