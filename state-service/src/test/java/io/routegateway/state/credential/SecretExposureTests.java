@@ -151,7 +151,12 @@ class SecretExposureTests {
                 .contains("\"has_secret\":true");
         await().untilAsserted(() -> {
             List<ConsumerRecord<String, String>> published = TestKafka.readKey(Topics.CREDENTIAL_STATE, id);
-            assertThat(published).hasSizeGreaterThanOrEqualTo(4);
+            // the outbox relay publishes only the newest pending row of a key, so earlier versions
+            // may be skipped; the last change (the model pause after the rotation) must be there
+            assertThat(published).isNotEmpty();
+            assertThat(published.get(published.size() - 1).value())
+                    .contains("\"name\":\"rotated\"")
+                    .contains("\"status\":\"paused\"");
             assertThat(published)
                     .allSatisfy(record -> assertThat(record.value())
                             .doesNotContain(secret)
