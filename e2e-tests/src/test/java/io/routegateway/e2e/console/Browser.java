@@ -10,6 +10,7 @@ import java.util.function.Function;
 
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.ElementClickInterceptedException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
@@ -84,8 +85,10 @@ final class Browser implements AutoCloseable {
                 .withMessage(what)
                 .pollingEvery(Duration.ofMillis(200))
                 // the console re-renders every few seconds (live polling): an element read a moment
-                // ago may have been replaced, so a condition is simply evaluated again
-                .ignoring(StaleElementReferenceException.class);
+                // ago may have been replaced, so a condition is simply evaluated again; a click that
+                // landed on an overlay still fading out is simply tried again too
+                .ignoring(StaleElementReferenceException.class)
+                .ignoring(ElementClickInterceptedException.class);
         try {
             return wait.until(condition);
         } catch (TimeoutException e) {
@@ -185,6 +188,31 @@ final class Browser implements AutoCloseable {
             }
             element.click();
             return true;
+        });
+    }
+
+    /**
+     * Clicks the first visible match until {@code proof} is visible, clicking again at most once a
+     * second. A click during an opening animation (the drawer slides in) can land where the target
+     * was a moment earlier and do nothing; a single click would then leave the page unchanged.
+     */
+    void clickUntil(By by, By proof) {
+        long[] lastClick = {0};
+        await("click " + by + " until visible: " + proof, d -> {
+            if (d.findElements(proof).stream().anyMatch(WebElement::isDisplayed)) {
+                return true;
+            }
+            if (System.nanoTime() - lastClick[0] >= Duration.ofSeconds(1).toNanos()) {
+                WebElement element = d.findElements(by).stream()
+                        .filter(WebElement::isDisplayed)
+                        .findFirst()
+                        .orElse(null);
+                if (element != null) {
+                    element.click();
+                    lastClick[0] = System.nanoTime();
+                }
+            }
+            return null;
         });
     }
 

@@ -116,7 +116,7 @@ class ConsoleIT extends EndToEndTest {
         // 解除 in the edit drawer's 故障处理 tab clears the model
         browser.open(consoleUrl() + "#/credentials");
         openDrawer(primary);
-        browser.click(By.cssSelector("[data-testid=tab-failure]"));
+        openFailureTab();
         browser.withText(modelButton(UPSTREAM_SOL, "model-reason"), "冷却中");
         browser.screenshot("03-drawer-model-status-cooling");
         browser.click(modelButton(UPSTREAM_SOL, "model-clear"));
@@ -186,7 +186,7 @@ class ConsoleIT extends EndToEndTest {
         browser.gone(By.cssSelector("[data-testid=models-panel]"));
         openDrawer(primary);
         browser.withText(By.cssSelector("[data-testid=tab-failure]"), "failure handling");
-        browser.click(By.cssSelector("[data-testid=tab-failure]"));
+        openFailureTab();
         browser.withText(By.cssSelector("[data-testid=models-clear-all]"), "clear all");
         browser.screenshot("06-drawer-failure-handling-english");
 
@@ -304,6 +304,13 @@ class ConsoleIT extends EndToEndTest {
     private void openDrawer(String id) {
         browser.click(By.cssSelector("tr[data-credential-id='" + id + "'] [data-testid=credential-edit]"));
         browser.visible(By.cssSelector(".ant-drawer-content"));
+    }
+
+    /** The drawer's 故障处理 tab, clicked until its pane (the model table) is shown. */
+    private void openFailureTab() {
+        browser.clickUntil(
+                By.cssSelector("[data-testid=tab-failure]"),
+                By.cssSelector(".ant-tabs-tabpane-active [data-testid=model-status]"));
     }
 
     private static By modelButton(String modelKey, String testId) {
