@@ -181,7 +181,8 @@ class SignedStateTests extends GatewayTestBase {
                 held.groupIds(),
                 account,
                 held.models(),
-                held.publishedAt());
+                held.publishedAt(),
+                held.oauth());
     }
 
     private double skipped(String topic) {

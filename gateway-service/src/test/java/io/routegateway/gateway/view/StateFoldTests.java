@@ -163,7 +163,8 @@ class StateFoldTests {
                 List.of(),
                 AccountState.HEALTHY,
                 List.of(),
-                NOW);
+                NOW,
+                null);
     }
 
     private static GroupSnapshot group(String id, long version) {

@@ -11,6 +11,7 @@ import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.WeightMode;
+import io.routegateway.core.oauth.OAuthStatus;
 import io.routegateway.core.policy.FailurePolicy;
 import io.routegateway.core.state.AccountState;
 import io.routegateway.core.state.CredentialHealth;
@@ -28,6 +29,9 @@ import io.routegateway.core.state.ModelState;
  * @param weight manual weight 1..100 (ignored in auto mode)
  * @param groupIds groups whose pool contains this credential
  * @param models the model rows (only failures and pauses)
+ * @param oauth the OAuth status of an OAuth-managed official credential (then {@code
+ *     encrypted_secret} is its sealed current access token); null for api credentials and for
+ *     official credentials holding a static token. Optional on the wire.
  */
 public record CredentialSnapshot(
         String credentialId,
@@ -49,7 +53,8 @@ public record CredentialSnapshot(
         List<String> groupIds,
         AccountState account,
         List<ModelState> models,
-        Instant publishedAt) {
+        Instant publishedAt,
+        OAuthStatus oauth) {
 
     public static final String TYPE = "credential-state.v1";
 
@@ -90,7 +95,17 @@ public record CredentialSnapshot(
                 groupIds,
                 health.account(),
                 new ArrayList<>(health.models().values()),
-                publishedAt);
+                publishedAt,
+                oauth);
+    }
+
+    /**
+     * Whether this is an OAuth-managed official credential whose access token is not usable now
+     * (expired, or awaiting onboarding).
+     */
+    @JsonIgnore
+    public boolean authUnavailable() {
+        return oauth != null && !oauth.usable();
     }
 
     /** What {@link #encryptedSecret} is sealed to: it opens only while these fields are unchanged. */

@@ -301,6 +301,7 @@ public final class PoolView {
                 && a.archived() == b.archived()
                 && a.inPool() == b.inPool()
                 && a.account().status() == b.account().status()
+                && a.authUnavailable() == b.authUnavailable()
                 && SelectionSteps.hasQuota(a) == SelectionSteps.hasQuota(b)
                 && a.platform() == b.platform()
                 && a.kind() == b.kind()

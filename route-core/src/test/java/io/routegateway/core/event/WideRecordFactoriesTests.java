@@ -209,6 +209,7 @@ class WideRecordFactoriesTests {
                 List.of("g1"),
                 account,
                 rows,
-                AT);
+                AT,
+                null);
     }
 }

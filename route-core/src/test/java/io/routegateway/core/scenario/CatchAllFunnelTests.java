@@ -138,6 +138,7 @@ class CatchAllFunnelTests {
                 List.of("default"),
                 state.account(),
                 List.copyOf(state.models().values()),
-                T0);
+                T0,
+                null);
     }
 }

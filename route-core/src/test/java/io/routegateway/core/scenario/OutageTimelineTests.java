@@ -215,7 +215,8 @@ class OutageTimelineTests {
                     List.of("default"),
                     state.account(),
                     List.copyOf(state.models().values()),
-                    T0));
+                    T0,
+                    null));
         }
         return PoolView.of(credentials, List.of(group), List.of(key));
     }

@@ -169,7 +169,8 @@ class RouterProperties {
                 c.groupIds(),
                 c.account(),
                 new ArrayList<>(rows.values()),
-                c.publishedAt());
+                c.publishedAt(),
+                c.oauth());
     }
 
     private static RouteResult route(Scenario s, long rngSeed, boolean trace) {
@@ -317,7 +318,8 @@ class RouterProperties {
                         0,
                         null),
                 r.nextBoolean() ? List.of() : List.of(ModelState.created("m1", ModelStatus.PAUSED, NOW)),
-                target.publishedAt());
+                target.publishedAt(),
+                target.oauth());
         assertThat(PoolView.sameRoutingShape(target, updated)).isTrue();
         route(s, seed, false); // fills the per-model index the cheap path then shares
         PoolView cheap = s.view().with(updated);

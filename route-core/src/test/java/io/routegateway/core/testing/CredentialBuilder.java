@@ -10,6 +10,7 @@ import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.WeightMode;
+import io.routegateway.core.oauth.OAuthStatus;
 import io.routegateway.core.policy.FailurePolicy;
 import io.routegateway.core.state.AccountState;
 import io.routegateway.core.state.AccountStatus;
@@ -48,6 +49,7 @@ public final class CredentialBuilder {
     private long version = 1;
     private Instant publishedAt;
     private Instant rowsAt;
+    private OAuthStatus oauth;
 
     private CredentialBuilder(String id) {
         this.id = id;
@@ -228,6 +230,12 @@ public final class CredentialBuilder {
         return this;
     }
 
+    /** The OAuth status of an OAuth-managed official credential (null: none, the default). */
+    public CredentialBuilder oauth(OAuthStatus value) {
+        this.oauth = value;
+        return this;
+    }
+
     /** The snapshot with the sealed-secret placeholder {@code enc}. */
     public CredentialSnapshot build() {
         return snapshot(encryptedSecret);
@@ -265,7 +273,8 @@ public final class CredentialBuilder {
                 groups,
                 accountRow,
                 rows,
-                publishedAt == null ? Instant.now() : publishedAt);
+                publishedAt == null ? Instant.now() : publishedAt,
+                oauth);
     }
 
     private Instant rowsAt() {

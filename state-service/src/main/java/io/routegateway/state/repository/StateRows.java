@@ -140,7 +140,8 @@ public final class StateRows {
                 groupIds,
                 health.account(),
                 List.copyOf(health.models().values()),
-                publishedAt);
+                publishedAt,
+                null);
     }
 
     public static GroupSnapshot groupSnapshot(GroupEntity row, Instant publishedAt) {
