@@ -13,13 +13,33 @@ import java.util.Locale;
  *     (0 = cut before the first chunk)
  * @param message for {@link Mode#ERROR_BODY}: the error envelope's message (null = a fixed text),
  *     e.g. to show how a console renders an upstream text with markup
+ * @param resetAfterSeconds for {@link Mode#USAGE_LIMIT}: when the reported window resets, seconds
+ *     from the answer
+ * @param window for {@link Mode#USAGE_LIMIT}: the window that ran out, {@code 5h} or {@code 7d}
  */
-public record Behaviour(Mode mode, int status, String model, long delayMs, int cutAfterFrames, String message) {
+public record Behaviour(
+        Mode mode,
+        int status,
+        String model,
+        long delayMs,
+        int cutAfterFrames,
+        String message,
+        long resetAfterSeconds,
+        String window) {
 
     public static final Behaviour HEALTHY = new Behaviour(Mode.HEALTHY, 200, null, 0, 0);
 
     public Behaviour(Mode mode, int status, String model, long delayMs, int cutAfterFrames) {
         this(mode, status, model, delayMs, cutAfterFrames, null);
+    }
+
+    public Behaviour(Mode mode, int status, String model, long delayMs, int cutAfterFrames, String message) {
+        this(mode, status, model, delayMs, cutAfterFrames, message, 0, null);
+    }
+
+    /** A subscription usage limit that resets {@code resetAfterSeconds} after each answer ({@code 5h} or {@code 7d}). */
+    public static Behaviour usageLimit(long resetAfterSeconds, String window) {
+        return new Behaviour(Mode.USAGE_LIMIT, 429, null, 0, 0, null, resetAfterSeconds, window);
     }
 
     public enum Mode {
@@ -40,7 +60,12 @@ public record Behaviour(Mode mode, int status, String model, long delayMs, int c
          * way the protocol's vendor does: the model, unknown top-level fields, the prompt text and
          * tool names (see {@link Echoes}).
          */
-        ECHO;
+        ECHO,
+        /**
+         * A subscription account's usage window ran out: 429 with the platform's own signal of when
+         * it resets (see {@link UsageLimits}), per the protocol the request came in.
+         */
+        USAGE_LIMIT;
 
         public static Mode parse(String value) {
             return valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));

@@ -1,6 +1,9 @@
 package io.routegateway.demo;
 
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,6 +20,7 @@ import io.routegateway.demo.Replies.Protocol;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -30,17 +34,31 @@ import io.vertx.core.http.HttpServerResponse;
  * PUT    /_control/accounts/{key}   {"mode":"status","status":429,"model":"upstream-sol"}
  * PUT    /_control/accounts/{key}   {"mode":"echo","status":400}   vendor-style errors quoting the request
  * DELETE /_control/accounts/{key}   back to healthy
+ * PUT    /_control/accounts/{key}   {"mode":"usage_limit","reset_after_seconds":120,"window":"5h"}
  * GET    /_control/accounts         behaviours and request counts per account and model
+ * GET    /_control/oauth            the mock OAuth server's switches and counters
+ * PUT    /_control/oauth            {"access_ttl_seconds":60,"invalid_grant":true,"fail_status":503,
+ *                                    "delay_ms":200,"revoke_old_access":true}
+ * DELETE /_control/oauth            switches back to their defaults
+ * POST   /_control/oauth/grants     {"account_id":"acct-1","access_ttl_seconds":60}: fresh OAuth
+ *                                    material, also as each platform CLI's credentials file
  * </pre>
  *
  * Speaks OpenAI Chat Completions and Responses, Anthropic Messages and Gemini, buffered and SSE. A
  * healthy account plays an agent's turn ({@link ToolCalls}): offered tools, it calls the first one
  * (arguments from the tool's schema); given the tool's result, it answers with a final text.
  * Any key is accepted as a healthy account unless it starts with {@code invalid}.
+ *
+ * <p>Official (subscription) accounts: {@link OAuthServer} is the platforms' token endpoint ({@code
+ * POST /oauth/token}, {@code GET /oauth/authorize}). A key that starts with {@link
+ * OAuthServer#ACCESS_PREFIX} is an access token: accepted only while it is known and unexpired
+ * (401 otherwise), and the demo account it stands for is the OAuth account id, so behaviours and
+ * request counts are set and read by account id however often the token rotates.
  */
 public final class DemoUpstream {
 
     static final String CONTROL = "/_control/accounts";
+    static final String OAUTH_CONTROL = "/_control/oauth";
     /**
      * Reads requests as the vendors do: a large inline attachment (one string over Jackson's default
      * 20,000,000 characters) is a valid request.
@@ -54,17 +72,35 @@ public final class DemoUpstream {
     private final Vertx vertx;
     private final Map<String, Behaviour> behaviours = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
+    private final OAuthServer oauth;
+    private final Clock clock;
     private HttpServer server;
 
     public DemoUpstream(Vertx vertx) {
+        this(vertx, Clock.systemUTC());
+    }
+
+    public DemoUpstream(Vertx vertx, Clock clock) {
         this.vertx = vertx;
+        this.clock = clock;
+        this.oauth = new OAuthServer(clock);
+    }
+
+    /** The mock OAuth server: switches, counters and grants for the tests. */
+    public OAuthServer oauth() {
+        return oauth;
     }
 
     public static void main(String[] args) {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 9300;
         Vertx vertx = Vertx.vertx();
-        new DemoUpstream(vertx)
-                .start(port)
+        DemoUpstream upstream = new DemoUpstream(vertx);
+        // the local demo: short-lived access tokens, so a refresh shows within minutes
+        String ttl = System.getenv("DEMO_OAUTH_ACCESS_TTL_SECONDS");
+        if (ttl != null && !ttl.isBlank()) {
+            upstream.oauth().setAccessTtl(Duration.ofSeconds(Long.parseLong(ttl.trim())));
+        }
+        upstream.start(port)
                 .onSuccess(actual -> System.out.println("demo upstream listening on http://127.0.0.1:" + actual))
                 .onFailure(error -> {
                     System.err.println("demo upstream failed to start: " + error.getMessage());
@@ -119,6 +155,18 @@ public final class DemoUpstream {
             request.body().onSuccess(body -> control(request, path, body));
             return;
         }
+        if (path.startsWith(OAUTH_CONTROL)) {
+            request.body().onSuccess(body -> oauthControl(request, path, body));
+            return;
+        }
+        if (path.endsWith("/oauth/token")) {
+            request.body().onSuccess(body -> token(request, body));
+            return;
+        }
+        if (path.endsWith("/oauth/authorize")) {
+            authorize(request);
+            return;
+        }
         if (path.equals("/v1/models") || path.equals("/v1beta/models")) {
             json(
                     request.response(),
@@ -138,8 +186,12 @@ public final class DemoUpstream {
     }
 
     private void generate(HttpServerRequest request, Protocol protocol, Buffer body) {
-        String account = account(request);
+        String presented = account(request);
         HttpServerResponse response = request.response();
+        // an official account: only a current access token of the mock OAuth server passes
+        String account = presented != null && presented.startsWith(OAuthServer.ACCESS_PREFIX)
+                ? oauth.accountOf(presented)
+                : presented;
         if (account == null || account.startsWith("invalid")) {
             json(response, 401, Replies.statusError(401));
             return;
@@ -191,6 +243,12 @@ public final class DemoUpstream {
                 return;
             case ECHO:
                 json(response, behaviour.status(), Echoes.error(protocol, behaviour.status(), model, request));
+                return;
+            case USAGE_LIMIT:
+                UsageLimits.Answer limit = UsageLimits.answer(
+                        protocol, clock.instant(), behaviour.resetAfterSeconds(), behaviour.window());
+                limit.headers().forEach(response::putHeader);
+                json(response, limit.status(), limit.body());
                 return;
             case STALL:
                 // hold the connection open and send nothing: the caller's read-gap timeout decides
@@ -270,7 +328,12 @@ public final class DemoUpstream {
                             spec.hasNonNull("model") ? spec.get("model").asText() : null,
                             spec.path("delay_ms").asLong(0),
                             spec.path("cut_after_frames").asInt(2),
-                            spec.hasNonNull("message") ? spec.get("message").asText() : null);
+                            spec.hasNonNull("message") ? spec.get("message").asText() : null,
+                            spec.path("reset_after_seconds").asLong(3600),
+                            spec.path("window").asText("5h"));
+                    if (!behaviour.window().equals("5h") && !behaviour.window().equals("7d")) {
+                        throw new IllegalArgumentException("window must be 5h or 7d");
+                    }
                     setBehaviour(account, behaviour);
                     json(response, 200, JSON.writeValueAsString(describe()));
                     return;
@@ -286,6 +349,85 @@ public final class DemoUpstream {
         }
     }
 
+    private void token(HttpServerRequest request, Buffer body) {
+        HttpServerResponse response = request.response();
+        if (request.method() != HttpMethod.POST) {
+            json(response, 405, OAuthServer.error("invalid_request", "POST only"));
+            return;
+        }
+        OAuthServer.Answer answer;
+        try {
+            answer = oauth.token(OAuthServer.parameters(request.getHeader("content-type"), body.getBytes()));
+        } catch (IllegalArgumentException e) {
+            answer = new OAuthServer.Answer(400, OAuthServer.error("invalid_request", e.getMessage()));
+        }
+        OAuthServer.Answer chosen = answer;
+        long delay = oauth.delayMs();
+        if (delay > 0) {
+            vertx.setTimer(delay, id -> json(response, chosen.status(), chosen.body()));
+        } else {
+            json(response, chosen.status(), chosen.body());
+        }
+    }
+
+    private void authorize(HttpServerRequest request) {
+        Map<String, String> query = new LinkedHashMap<>();
+        request.params().forEach(entry -> query.putIfAbsent(entry.getKey(), entry.getValue()));
+        OAuthServer.Answer answer = oauth.authorize(query);
+        if (answer.status() == 302) {
+            request.response()
+                    .setStatusCode(302)
+                    .putHeader("location", answer.body())
+                    .end();
+        } else {
+            json(request.response(), answer.status(), answer.body());
+        }
+    }
+
+    private void oauthControl(HttpServerRequest request, String path, Buffer body) {
+        HttpServerResponse response = request.response();
+        String rest = path.substring(OAUTH_CONTROL.length());
+        try {
+            JsonNode spec = JSON.readTree(body.length() == 0 ? "{}".getBytes() : body.getBytes());
+            if (rest.equals("/grants") && request.method() == HttpMethod.POST) {
+                if (!spec.isObject()) {
+                    throw new IllegalArgumentException("the body must be a JSON object");
+                }
+                String accountId =
+                        spec.hasNonNull("account_id") ? spec.get("account_id").asText() : null;
+                OAuthServer.Grant grant = spec.has("access_ttl_seconds")
+                        ? oauth.issue(
+                                accountId,
+                                Duration.ofSeconds(
+                                        spec.get("access_ttl_seconds").asLong()))
+                        : oauth.issue(accountId);
+                json(response, 201, JSON.writeValueAsString(CliFiles.grantView(grant)));
+                return;
+            }
+            if (!rest.isEmpty()) {
+                json(response, 404, OAuthServer.error("invalid_request", "no such control path " + path));
+                return;
+            }
+            switch (request.method().name()) {
+                case "GET":
+                    break;
+                case "PUT":
+                case "POST":
+                    oauth.configure(spec);
+                    break;
+                case "DELETE":
+                    oauth.resetSwitches();
+                    break;
+                default:
+                    json(response, 405, OAuthServer.error("invalid_request", "method not allowed"));
+                    return;
+            }
+            json(response, 200, JSON.writeValueAsString(oauth.describe()));
+        } catch (IOException | IllegalArgumentException e) {
+            json(response, 400, OAuthServer.error("invalid_request", String.valueOf(e.getMessage())));
+        }
+    }
+
     private ObjectNode describe() {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode accounts = root.putObject("accounts");
@@ -294,7 +436,9 @@ public final class DemoUpstream {
                 .put("status", behaviour.status())
                 .put("model", behaviour.model())
                 .put("delay_ms", behaviour.delayMs())
-                .put("cut_after_frames", behaviour.cutAfterFrames()));
+                .put("cut_after_frames", behaviour.cutAfterFrames())
+                .put("reset_after_seconds", behaviour.resetAfterSeconds())
+                .put("window", behaviour.window()));
         ObjectNode counts = root.putObject("requests");
         new TreeMap<>(requests).forEach((key, adder) -> counts.put(key, adder.sum()));
         return root;
