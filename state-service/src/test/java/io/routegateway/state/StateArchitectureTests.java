@@ -28,7 +28,7 @@ class StateArchitectureTests {
 
     /** Folders every feature may use. */
     static final List<String> SHARED =
-            List.of("outcome", "pool", "recovery", "web", "publish", "repository", "config", "health");
+            List.of("outcome", "pool", "recovery", "web", "publish", "repository", "config", "health", "oauth");
 
     private static final String[] IO = {
         "io.quarkus..",
