@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelView } from './api/client';
-import { clockSkew, fieldsForCode, modelDisplayName, modelsToClear, remainingSeconds, statusTag } from './health';
+import { authUnavailable, callbackBody, clockSkew, fieldsForCode, formatDuration, modelDisplayName, modelsToClear, remainingSeconds, statusTag } from './health';
 import { resources } from './i18n';
 import { language } from './test-setup';
 
@@ -133,5 +133,32 @@ describe('validation codes as field errors', () => {
     expect(fieldsForCode('validation.recovery_probe_interval', 'x')).toEqual([['recovery', 'interval_minutes']]);
     expect(fieldsForCode('validation.weight', 'x')).toEqual([['weight']]);
     expect(fieldsForCode('unauthorized', 'x')).toEqual([]);
+  });
+});
+
+describe('official account authorization', () => {
+  it('is unusable when expired, never authorized or revoked; api keys and usable tokens are not', () => {
+    const oauth = (state: string) => ({ state, access_expires_at: null, account_id: null, refreshed_at: null, last_refresh_error: null });
+    expect(authUnavailable({ kind: 'official', status: 'ok', oauth: oauth('expired') })).toBe(true);
+    expect(authUnavailable({ kind: 'official', status: 'ok', oauth: oauth('unauthorized') })).toBe(true);
+    expect(authUnavailable({ kind: 'official', status: 'revoked', oauth: oauth('authorized') })).toBe(true);
+    expect(authUnavailable({ kind: 'official', status: 'ok', oauth: oauth('authorized') })).toBe(false);
+    expect(authUnavailable({ kind: 'official', status: 'ok', oauth: null })).toBe(false);
+    expect(authUnavailable({ kind: 'api', status: 'revoked', oauth: null })).toBe(false);
+  });
+
+  it('formats the expiry countdown by its largest units', () => {
+    expect(formatDuration(9)).toBe('9s');
+    expect(formatDuration(249)).toBe('4m 09s');
+    expect(formatDuration(7 * 3600 + 5 * 60 + 3)).toBe('7h 05m');
+    expect(formatDuration(2 * 86400 + 3 * 3600)).toBe('2d 3h');
+    expect(formatDuration(-5)).toBe('0s');
+  });
+
+  it('sends a pasted callback as the URL, a bare code with the flow state, a code#state as it is', () => {
+    expect(callbackBody(' https://x.test/cb?code=a&state=s ', 'st')).toEqual({ callback_url: 'https://x.test/cb?code=a&state=s' });
+    expect(callbackBody('abc', 'st')).toEqual({ code: 'abc', state: 'st' });
+    expect(callbackBody('abc#st', 'st')).toEqual({ code: 'abc#st' });
+    expect(callbackBody('abc', null)).toEqual({ code: 'abc' });
   });
 });

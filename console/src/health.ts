@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { ModelView } from './api/client';
+import type { CredentialWithAuth, ModelView } from './api/client';
 
 /** Account states whose own label is never masked by the failure count (the spec's terminal states). */
 const TERMINAL = new Set(['revoked', 'error', 'paused']);
@@ -111,4 +111,36 @@ export function fieldsForCode(code: string, message: string): string[][] {
     default:
       return [];
   }
+}
+
+/**
+ * Whether routing skips this official account with credential_auth_unavailable: its access token is
+ * not usable (expired, or never authorized), or the account was revoked (only re-authorization
+ * restores it). Api keys and static-token official credentials carry no auth view.
+ */
+export function authUnavailable(credential: Pick<CredentialWithAuth, 'kind' | 'status' | 'oauth'>): boolean {
+  if (credential.kind !== 'official') return false;
+  if (credential.oauth && credential.oauth.state !== 'authorized') return true;
+  return credential.status === 'revoked';
+}
+
+/** A duration for an access-token expiry countdown: `2d 3h`, `7h 05m`, `4m 09s`, `9s`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const days = Math.floor(s / 86400);
+  const hours = Math.floor((s % 86400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  const two = (n: number) => String(n).padStart(2, '0');
+  if (days > 0) return `${days}d ${hours}h`;
+  if (hours > 0) return `${hours}h ${two(minutes)}m`;
+  if (minutes > 0) return `${minutes}m ${two(rest)}s`;
+  return `${rest}s`;
+}
+
+/** What the authorization box sends for a pasted callback: the URL the browser landed on, or the code itself. */
+export function callbackBody(pasted: string, state: string | null): Record<string, string> {
+  const text = pasted.trim();
+  if (/^https?:\/\//i.test(text)) return { callback_url: text };
+  return state && !text.includes('#') ? { code: text, state } : { code: text };
 }

@@ -27,6 +27,28 @@ export type RequestLogView = Schemas['RequestLogView'];
 export type UsageView = Schemas['UsageView'];
 export type CreatedAccessKey = Schemas['CreatedAccessKey'];
 
+/**
+ * The authorization of an official credential (GET /credentials/{id}/oauth, and the credential
+ * view's `oauth`): never a token. `state` is authorized, expired or unauthorized.
+ */
+export interface OAuthView {
+  state: 'authorized' | 'expired' | 'unauthorized' | string;
+  access_expires_at: string | null;
+  account_id: string | null;
+  refreshed_at: string | null;
+  last_refresh_error: string | null;
+}
+
+/** POST /credentials/{id}/oauth/authorize: the URL to open, the state it carries, when it stops working. */
+export interface AuthorizeStart {
+  authorize_url: string;
+  state: string;
+  expires_at: string;
+}
+
+/** A credential view with its auth view (null for api keys and static-token official credentials). */
+export type CredentialWithAuth = CredentialView & { oauth?: OAuthView | null };
+
 export interface Page<T> {
   items: T[];
   next_cursor?: string | null;

@@ -25,6 +25,7 @@ import {
   api,
   modelPath,
   type CredentialView,
+  type CredentialWithAuth,
   type GroupView,
   type ModelView,
   type Page,
@@ -33,6 +34,7 @@ import {
 import { fieldsForCode, modelDisplayName, modelsToClear, statusTag } from '../health';
 import { useNow, usePolling } from '../hooks';
 import { secondsLeft } from './Credentials';
+import { OAuthSection } from './OAuthSection';
 
 const PLATFORMS = ['claude', 'codex', 'gemini', 'grok', 'openai'];
 
@@ -114,7 +116,7 @@ export function CredentialDrawer({
   const [form] = Form.useForm<CredentialForm>();
   const creating = credentialId === null;
   const view = usePolling(
-    () => (credentialId ? api<CredentialView>('GET', `/credentials/${encodeURIComponent(credentialId)}`) : Promise.resolve(undefined)),
+    () => (credentialId ? api<CredentialWithAuth>('GET', `/credentials/${encodeURIComponent(credentialId)}`) : Promise.resolve(undefined)),
     3000,
     [credentialId],
   );
@@ -210,6 +212,7 @@ export function CredentialDrawer({
   const recoveryMode = Form.useWatch(['recovery', 'mode'], form);
   const weightMode = Form.useWatch('weight_mode', form);
   const cooldownEnabled = Form.useWatch(['failure_policy', 'cooldown_enabled'], form);
+  const kind = Form.useWatch('kind', form);
 
   const basicTab = (
     <>
@@ -235,11 +238,23 @@ export function CredentialDrawer({
       <Form.Item
         name="secret"
         label={t('credential.secret')}
-        extra={creating ? t('credential.secretHelpNew') : t('credential.secretHelpEdit')}
-        rules={creating ? [{ required: true }] : []}
+        extra={creating ? (kind === 'official' ? t('oauth.saveFirst') : t('credential.secretHelpNew')) : t('credential.secretHelpEdit')}
+        rules={creating && kind !== 'official' ? [{ required: true }] : []}
       >
         <Input.Password id="credential-secret" autoComplete="new-password" visibilityToggle={false} />
       </Form.Item>
+      {!creating && current && current.kind === 'official' && (
+        <OAuthSection
+          credentialId={credentialId!}
+          kind={current.kind}
+          status={current.status}
+          oauth={current.oauth}
+          onChanged={() => {
+            void view.reload();
+            onChanged();
+          }}
+        />
+      )}
       <Typography.Title level={5}>{t('credential.mappings')}</Typography.Title>
       <Form.List name="model_mappings">
         {(fields, { add, remove }) => (

@@ -4,12 +4,12 @@ import { useTranslation } from 'react-i18next';
 import {
   api,
   type CredentialHealthView,
-  type CredentialView,
+  type CredentialWithAuth,
   type GroupView,
   type PoolHealthView,
   type UnavailableModelView,
 } from '../api/client';
-import { modelDisplayName, statusColor, statusTag } from '../health';
+import { authUnavailable, modelDisplayName, statusColor, statusTag } from '../health';
 import { useNow, usePolling } from '../hooks';
 import { CredentialDrawer } from './CredentialDrawer';
 
@@ -117,9 +117,20 @@ export function UnavailableModelsPanel({ models, receivedAt, now }: { models: Un
   );
 }
 
+/** credential_auth_unavailable in the list: an official account whose authorization is unusable. */
+export function AuthUnavailableTag({ credential }: { credential: Pick<CredentialWithAuth, 'kind' | 'status' | 'oauth'> }) {
+  const { t } = useTranslation();
+  if (!authUnavailable(credential)) return null;
+  return (
+    <Tag color="red" data-testid="auth-unavailable">
+      {t('oauth.authUnavailable')}
+    </Tag>
+  );
+}
+
 export function CredentialsPage() {
   const { t } = useTranslation();
-  const credentials = usePolling(() => api<CredentialView[]>('GET', '/credentials'));
+  const credentials = usePolling(() => api<CredentialWithAuth[]>('GET', '/credentials'));
   const health = usePolling(() => api<PoolHealthView>('GET', '/health'));
   const groups = usePolling(() => api<GroupView[]>('GET', '/groups'), 15000);
   const [editing, setEditing] = useState<string | null | undefined>(undefined);
@@ -159,7 +170,7 @@ export function CredentialsPage() {
         <Typography.Text type="secondary">{t('updatedLive')}</Typography.Text>
       </Space>
       {credentials.error && <Alert type="error" message={credentials.error.message} />}
-      <Table<CredentialView>
+      <Table<CredentialWithAuth>
         rowKey="id"
         size="middle"
         loading={credentials.data === undefined && !credentials.error}
@@ -204,10 +215,15 @@ export function CredentialsPage() {
             title: t('col.status'),
             render: (_, row) => {
               const item = healthById.get(row.id);
-              return item ? (
-                <StatusCell health={item} receivedAt={health.receivedAt} />
-              ) : (
-                <Tag>{statusTag(row.status, row.account?.transient_failure_count ?? 0, t)}</Tag>
+              return (
+                <Space size={4} wrap>
+                  {item ? (
+                    <StatusCell health={item} receivedAt={health.receivedAt} />
+                  ) : (
+                    <Tag>{statusTag(row.status, row.account?.transient_failure_count ?? 0, t)}</Tag>
+                  )}
+                  <AuthUnavailableTag credential={row} />
+                </Space>
               );
             },
           },
