@@ -40,8 +40,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class OAuthServer {
 
-    /** Every access token this server issues starts with this. */
-    public static final String ACCESS_PREFIX = "mock-oat-";
+    /**
+     * Every access token this server issues starts with this: the base64url header of an unsigned
+     * JWT ({@code {"alg":"none","typ":"JWT","kid":"mock-oauth"}}). The payload carries {@code sub},
+     * {@code exp} and the ChatGPT account claim, as the platforms' access tokens do, so a pasted
+     * Codex {@code auth.json} yields its expiry.
+     */
+    public static final String ACCESS_PREFIX = Base64.getUrlEncoder()
+                    .withoutPadding()
+                    .encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\",\"kid\":\"mock-oauth\"}"
+                            .getBytes(StandardCharsets.UTF_8))
+            + ".";
 
     public static final String REFRESH_PREFIX = "mock-ort-";
     static final String REVOKED_DESCRIPTION = "refresh token has been revoked";
@@ -60,6 +69,8 @@ public final class OAuthServer {
 
     private final Map<String, PendingCode> codes = new HashMap<>();
     private final Map<String, Long> refreshesPerAccount = new TreeMap<>();
+    private final Map<String, Long> invalidGrantsPerAccount = new TreeMap<>();
+    private final java.util.Set<String> invalidGrantAccounts = new java.util.TreeSet<>();
     private int accountSequence;
 
     // ---- switches ----
@@ -128,6 +139,15 @@ public final class OAuthServer {
         invalidGrant = on;
     }
 
+    /** The refreshes of one account answer {@code 400 invalid_grant} while on (others are unaffected). */
+    public synchronized void setInvalidGrant(String accountId, boolean on) {
+        if (on) {
+            invalidGrantAccounts.add(accountId);
+        } else {
+            invalidGrantAccounts.remove(accountId);
+        }
+    }
+
     /** Every token call answers this status (e.g. 503) with a temporary error; 0 = off. */
     public synchronized void setFailStatus(int status) {
         if (status != 0 && (status < 400 || status > 599)) {
@@ -153,6 +173,7 @@ public final class OAuthServer {
     public synchronized void resetSwitches() {
         accessTtl = DEFAULT_ACCESS_TTL;
         invalidGrant = false;
+        invalidGrantAccounts.clear();
         failStatus = 0;
         delayMs = 0;
         revokeOldAccess = false;
@@ -194,6 +215,11 @@ public final class OAuthServer {
         return invalidGrantAnswers;
     }
 
+    /** {@code invalid_grant} answers to refreshes of one account's refresh tokens. */
+    public synchronized long invalidGrantAnswers(String accountId) {
+        return invalidGrantsPerAccount.getOrDefault(accountId, 0L);
+    }
+
     /** Official requests refused with 401: an unknown, expired or revoked access token. */
     public synchronized long rejectedAccess() {
         return rejectedAccess;
@@ -204,6 +230,7 @@ public final class OAuthServer {
         root.putObject("switches")
                 .put("access_ttl_seconds", accessTtl.toSeconds())
                 .put("invalid_grant", invalidGrant)
+                .put("invalid_grant_accounts", String.join(",", invalidGrantAccounts))
                 .put("fail_status", failStatus)
                 .put("delay_ms", delayMs)
                 .put("revoke_old_access", revokeOldAccess);
@@ -218,6 +245,8 @@ public final class OAuthServer {
                 .put("rejected_access", rejectedAccess);
         ObjectNode perAccount = counters.putObject("refreshes_per_account");
         refreshesPerAccount.forEach(perAccount::put);
+        ObjectNode refusedPerAccount = counters.putObject("invalid_grants_per_account");
+        invalidGrantsPerAccount.forEach(refusedPerAccount::put);
         return root;
     }
 
@@ -231,6 +260,14 @@ public final class OAuthServer {
         }
         if (spec.has("invalid_grant")) {
             setInvalidGrant(bool(spec, "invalid_grant"));
+        }
+        if (spec.has("invalid_grant_account")) {
+            JsonNode account = spec.get("invalid_grant_account");
+            if (!account.isTextual() || account.asText().isBlank()) {
+                throw new IllegalArgumentException("invalid_grant_account must be an account id");
+            }
+            setInvalidGrant(
+                    account.asText(), !spec.has("invalid_grant_account_on") || bool(spec, "invalid_grant_account_on"));
         }
         if (spec.has("fail_status")) {
             setFailStatus((int) number(spec, "fail_status"));
@@ -256,9 +293,10 @@ public final class OAuthServer {
     /** {@link #issue(String)} with an access token of this lifetime. */
     public synchronized Grant issue(String accountId, Duration ttl) {
         String account = accountId == null || accountId.isBlank() ? newAccount() : accountId;
-        String access = ACCESS_PREFIX + token();
+        // whole seconds: the JWT's exp and expires_at say the same
+        Instant expires = clock.instant().plus(ttl).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        String access = accessToken(account, expires);
         String refresh = REFRESH_PREFIX + token();
-        Instant expires = clock.instant().plus(ttl);
         accessTokens.put(access, new AccessToken(account, expires));
         refreshTokens.put(refresh, new RefreshToken(account));
         return new Grant(access, refresh, expires, account);
@@ -383,12 +421,10 @@ public final class OAuthServer {
         }
         if (!known.current) {
             refreshReuse++;
-            invalidGrantAnswers++;
-            return new Answer(400, error("invalid_grant", REVOKED_DESCRIPTION));
+            return refused(known.accountId);
         }
-        if (invalidGrant) {
-            invalidGrantAnswers++;
-            return new Answer(400, error("invalid_grant", REVOKED_DESCRIPTION));
+        if (invalidGrant || invalidGrantAccounts.contains(known.accountId)) {
+            return refused(known.accountId);
         }
         known.current = false;
         refreshSuccesses++;
@@ -397,6 +433,12 @@ public final class OAuthServer {
             accessTokens.values().removeIf(token -> token.accountId().equals(known.accountId));
         }
         return new Answer(200, tokenBody(known.accountId));
+    }
+
+    private Answer refused(String accountId) {
+        invalidGrantAnswers++;
+        invalidGrantsPerAccount.merge(accountId, 1L, Long::sum);
+        return new Answer(400, error("invalid_grant", REVOKED_DESCRIPTION));
     }
 
     private Answer exchange(Map<String, String> parameters) {
@@ -450,6 +492,17 @@ public final class OAuthServer {
         claims.putObject("https://api.openai.com/auth").put("chatgpt_account_id", accountId);
         return url.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8)) + "."
                 + url.encodeToString(claims.toString().getBytes(StandardCharsets.UTF_8)) + ".";
+    }
+
+    private String accessToken(String accountId, Instant expires) {
+        Base64.Encoder url = Base64.getUrlEncoder().withoutPadding();
+        ObjectNode claims = JSON.createObjectNode()
+                .put("sub", accountId)
+                .put("iat", clock.instant().getEpochSecond())
+                .put("exp", expires.getEpochSecond())
+                .put("jti", token());
+        claims.putObject("https://api.openai.com/auth").put("chatgpt_account_id", accountId);
+        return ACCESS_PREFIX + url.encodeToString(claims.toString().getBytes(StandardCharsets.UTF_8)) + ".";
     }
 
     static String s256(String verifier) {

@@ -207,6 +207,41 @@ class DemoOAuthTests {
     }
 
     @Test
+    void aPerAccountInvalidGrantLeavesOtherAccountsRefreshing() throws Exception {
+        OAuthServer.Grant refused = upstream.oauth().issue("acct-refused");
+        OAuthServer.Grant other = upstream.oauth().issue("acct-other");
+        send("PUT", "/_control/oauth", Map.of(), "{\"invalid_grant_account\":\"acct-refused\"}");
+
+        HttpResponse<String> answer = refreshJson(refused.refreshToken());
+        assertThat(answer.statusCode()).isEqualTo(400);
+        assertThat(json(answer).path("error_description").asText()).isEqualTo("refresh token has been revoked");
+        assertThat(upstream.oauth().invalidGrantAnswers("acct-refused")).isEqualTo(1);
+        assertThat(refreshJson(other.refreshToken()).statusCode()).isEqualTo(200);
+        assertThat(upstream.oauth().invalidGrantAnswers("acct-other")).isZero();
+
+        upstream.oauth().setInvalidGrant("acct-refused", false);
+        assertThat(refreshJson(refused.refreshToken()).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void anAccessTokenIsAnUnsignedJwtCarryingItsExpiryAndAccount() throws Exception {
+        OAuthServer.Grant grant = upstream.oauth().issue("acct-jwt", Duration.ofSeconds(120));
+        String[] parts = grant.accessToken().split("\\.", -1);
+        assertThat(parts).hasSize(3);
+        assertThat(parts[2]).isEmpty();
+        JsonNode header = JSON.readTree(java.util.Base64.getUrlDecoder().decode(parts[0]));
+        assertThat(header.path("alg").asText()).isEqualTo("none");
+        JsonNode claims = JSON.readTree(java.util.Base64.getUrlDecoder().decode(parts[1]));
+        assertThat(claims.path("exp").asLong()).isEqualTo(grant.expiresAt().getEpochSecond());
+        assertThat(claims.path("sub").asText()).isEqualTo("acct-jwt");
+        assertThat(claims.path("https://api.openai.com/auth")
+                        .path("chatgpt_account_id")
+                        .asText())
+                .isEqualTo("acct-jwt");
+        assertThat(upstream.oauth().issue("acct-jwt").accessToken()).isNotEqualTo(grant.accessToken());
+    }
+
+    @Test
     void aFailStatusAnswersEveryTokenCallWithATemporaryError() throws Exception {
         OAuthServer.Grant grant = upstream.oauth().issue("acct-503");
         send("PUT", "/_control/oauth", Map.of(), "{\"fail_status\":503}");
