@@ -27,8 +27,8 @@ class StateArchitectureTests {
             List.of("credential", "group", "accesskey", "settings", "usage", "routecheck", "poolhealth");
 
     /** Folders every feature may use. */
-    static final List<String> SHARED =
-            List.of("outcome", "pool", "recovery", "web", "publish", "repository", "config", "health", "oauth");
+    static final List<String> SHARED = List.of(
+            "outcome", "pool", "recovery", "web", "publish", "repository", "config", "health", "oauth", "metrics");
 
     private static final String[] IO = {
         "io.quarkus..",

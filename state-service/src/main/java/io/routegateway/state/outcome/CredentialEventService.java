@@ -18,6 +18,7 @@ import io.routegateway.core.state.StateTransition;
 import io.routegateway.core.state.SuccessShortcut;
 import io.routegateway.core.state.SuccessShortcut.OutcomePosition;
 import io.routegateway.core.state.Transition;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.publish.OutboxRelay;
 import io.routegateway.state.publish.StateOutbox;
 import io.routegateway.state.repository.CredentialEntity;
@@ -64,7 +65,7 @@ public class CredentialEventService {
     private final StateOutbox stateOutbox;
     private final OutboxRelay relay;
     private final Clock clock;
-    private final EventMetrics metrics;
+    private final StateMetrics metrics;
 
     public CredentialEventService(
             CredentialRepository credentials,
@@ -75,7 +76,7 @@ public class CredentialEventService {
             StateOutbox stateOutbox,
             OutboxRelay relay,
             Clock clock,
-            EventMetrics metrics) {
+            StateMetrics metrics) {
         this.credentials = credentials;
         this.models = models;
         this.processedEvents = processedEvents;

@@ -13,6 +13,7 @@ import io.routegateway.core.event.InboundScreen;
 import io.routegateway.core.event.InboundScreen.Screened;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.state.SuccessShortcut.OutcomePosition;
+import io.routegateway.state.metrics.StateMetrics;
 import io.smallrye.mutiny.Uni;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -44,10 +45,10 @@ public class OutcomeConsumer {
     public static final Duration MAX_RETRY = Duration.ofSeconds(10);
 
     private final CredentialEventService service;
-    private final EventMetrics metrics;
+    private final StateMetrics metrics;
     private volatile boolean stopping;
 
-    public OutcomeConsumer(CredentialEventService service, EventMetrics metrics) {
+    public OutcomeConsumer(CredentialEventService service, StateMetrics metrics) {
         this.service = service;
         this.metrics = metrics;
     }
@@ -113,7 +114,7 @@ public class OutcomeConsumer {
     }
 
     private Uni<Void> deadLetter(ConsumerRecord<String, String> record, String reason, PoisonMessageException e) {
-        metrics.deadLettered(reason);
+        metrics.eventDeadLettered(reason);
         LOG.warnf(
                 "Outcome message %s-%d@%d (key %s) goes to the dead-letter topic: %s",
                 record.topic(), record.partition(), record.offset(), record.key(), e.getMessage());

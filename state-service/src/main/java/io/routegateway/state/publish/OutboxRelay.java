@@ -11,13 +11,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.repository.OutboxEntity;
 import io.routegateway.state.repository.OutboxRepository;
 import io.smallrye.common.vertx.VertxContext;
@@ -42,7 +39,8 @@ import org.jboss.logging.Logger;
  * <p>A row that can never be published ({@link Publishability}: larger than {@code
  * state.outbox.max-message-bytes}, or refused by the producer or broker as such) is not retried: it
  * is marked failed ({@code failed_at}, {@code failure}) together with the older rows of its key it
- * supersedes being deleted, counted ({@value #DEAD_LETTERED}, gauge {@value #FAILED_ROWS}), reported
+ * supersedes being deleted, counted ({@code state.outbox.dead_lettered}, gauge {@code state.outbox.failed};
+ * {@link StateMetrics}), reported
  * by the {@code state-outbox} readiness check's data, and skipped by every later round, so the rows
  * behind it are published. A newer row of the same key is published as usual.
  */
@@ -52,13 +50,6 @@ public class OutboxRelay {
     /** The advisory lock key of the relay ("outbox" in ASCII). */
     static final long LOCK_KEY = 0x6f7574626f78L;
 
-    static final String LAG = "state.outbox.publication.lag";
-    static final String SIZE = "state.outbox.size";
-    static final String PUBLISHED = "state.outbox.published";
-    static final String FAILED = "state.outbox.send.failures";
-    static final String DEAD_LETTERED = "state.outbox.dead_lettered";
-    static final String FAILED_ROWS = "state.outbox.failed";
-
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
 
     private final OutboxRepository outbox;
@@ -66,10 +57,7 @@ public class OutboxRelay {
     private final Vertx vertx;
     private final Clock clock;
     private final OutboxConfig config;
-    private final Timer lag;
-    private final Counter published;
-    private final Counter failed;
-    private final Counter deadLettered;
+    private final StateMetrics metrics;
     // deliberately concurrent: triggers arrive from any thread, rounds run one at a time
     private final AtomicBoolean ready = new AtomicBoolean();
     private final AtomicBoolean running = new AtomicBoolean();
@@ -87,31 +75,14 @@ public class OutboxRelay {
             Vertx vertx,
             Clock clock,
             OutboxConfig config,
-            MeterRegistry registry) {
+            StateMetrics metrics) {
         this.outbox = outbox;
         this.sender = sender;
         this.vertx = vertx;
         this.clock = clock;
         this.config = config;
-        this.lag = Timer.builder(LAG)
-                .description("From the commit that queued a snapshot to the broker's acknowledgement")
-                .publishPercentiles(0.5, 0.99)
-                .register(registry);
-        this.published = Counter.builder(PUBLISHED)
-                .description("Outbox messages acknowledged by the broker")
-                .register(registry);
-        this.failed = Counter.builder(FAILED)
-                .description("Outbox messages the broker did not acknowledge (kept for a later round)")
-                .register(registry);
-        this.deadLettered = Counter.builder(DEAD_LETTERED)
-                .description("Outbox messages that can never be published, marked failed")
-                .register(registry);
-        Gauge.builder(SIZE, size, AtomicLong::get)
-                .description("Rows waiting in state_outbox after the last relay round")
-                .register(registry);
-        Gauge.builder(FAILED_ROWS, failedRows, AtomicLong::get)
-                .description("Rows in state_outbox marked failed (never publishable), after the last relay round")
-                .register(registry);
+        this.metrics = metrics;
+        metrics.outboxGauges(size::get, failedRows::get);
     }
 
     /** Starts publishing: called once the compacted topics exist. */
@@ -235,7 +206,7 @@ public class OutboxRelay {
     private void markFailed(OutboxEntity row, String reason) {
         row.failedAt = clock.instant();
         row.failure = reason;
-        deadLettered.increment();
+        metrics.outboxDeadLettered();
         String where = row.topic + " key " + row.messageKey + " (outbox row " + row.id + ")";
         lastFailure.set(where + ": " + reason);
         LOG.warnf("Publishing %s can never succeed, the row is marked failed and skipped: %s", where, reason);
@@ -257,9 +228,7 @@ public class OutboxRelay {
     }
 
     private Sent acknowledged(OutboxEntity row) {
-        published.increment();
-        Duration sinceCommit = Duration.between(row.createdAt, clock.instant());
-        lag.record(sinceCommit.isNegative() ? Duration.ZERO : sinceCommit);
+        metrics.outboxPublished(Duration.between(row.createdAt, clock.instant()));
         return new Sent(row, null);
     }
 
@@ -269,7 +238,7 @@ public class OutboxRelay {
         if (permanent != null) {
             return new Sent(row, permanent);
         }
-        failed.increment();
+        metrics.outboxSendFailed();
         LOG.warnf(
                 "Publishing %s key %s (outbox row %d) failed, retrying in a later round: %s",
                 row.topic, row.messageKey, row.id, failure.toString());

@@ -16,7 +16,7 @@ import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.policy.RuntimeSettings;
 import io.routegateway.core.usage.ModelPrices;
-import io.routegateway.state.outcome.EventMetrics;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.outcome.Failures;
 import io.routegateway.state.outcome.OutcomeConsumer;
 import io.smallrye.mutiny.Uni;
@@ -61,11 +61,11 @@ public class UsageConsumer {
     private record Usage(ConsumerRecord<String, String> source, RequestCompleted value) {}
 
     private final Pool pool;
-    private final EventMetrics metrics;
+    private final StateMetrics metrics;
     private final UsageDeadLetters deadLetters;
     private volatile boolean stopping;
 
-    public UsageConsumer(Pool pool, EventMetrics metrics, UsageDeadLetters deadLetters) {
+    public UsageConsumer(Pool pool, StateMetrics metrics, UsageDeadLetters deadLetters) {
         this.pool = pool;
         this.metrics = metrics;
         this.deadLetters = deadLetters;

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.routegateway.state.outcome.EventMetrics;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.outcome.OutcomeConsumer;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
@@ -35,12 +35,12 @@ public class UsageDeadLetters {
     private static final Logger LOG = Logger.getLogger(UsageDeadLetters.class);
 
     private final MutinyEmitter<Record<String, String>> emitter;
-    private final EventMetrics metrics;
+    private final StateMetrics metrics;
 
     public UsageDeadLetters(
             @Channel(CHANNEL) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER)
                     MutinyEmitter<Record<String, String>> emitter,
-            EventMetrics metrics) {
+            StateMetrics metrics) {
         this.emitter = emitter;
         this.metrics = metrics;
     }

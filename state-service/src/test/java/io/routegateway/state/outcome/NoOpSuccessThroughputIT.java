@@ -22,6 +22,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -120,8 +121,8 @@ class NoOpSuccessThroughputIT {
             ids.add(OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-bench-noop-" + i));
         }
         Instant base = Instant.parse("2026-08-01T00:00:00Z");
-        Counter noOps = registry.counter(EventMetrics.APPLIED, "result", "noop");
-        Counter changed = registry.counter(EventMetrics.APPLIED, "result", "changed");
+        Counter noOps = registry.counter(StateMetrics.EVENTS_APPLIED, "result", "noop");
+        Counter changed = registry.counter(StateMetrics.EVENTS_APPLIED, "result", "changed");
 
         // warm-up of both paths, then the background rate of an idle service
         run(WARM_UP, i -> OutcomeFixtures.success(ids.get(i % CREDENTIALS), base.plusMillis(i), "upstream-glm"), noOps);

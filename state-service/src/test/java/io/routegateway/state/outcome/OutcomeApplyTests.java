@@ -16,6 +16,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.Topics;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.repository.CredentialEntity;
 import io.routegateway.state.repository.CredentialModelEntity;
 import io.routegateway.state.repository.RuntimeSettingEntity;
@@ -192,6 +193,6 @@ class OutcomeApplyTests {
     }
 
     private double duplicates() {
-        return registry.counter(EventMetrics.DUPLICATE).count();
+        return registry.counter(StateMetrics.EVENTS_DUPLICATE).count();
     }
 }

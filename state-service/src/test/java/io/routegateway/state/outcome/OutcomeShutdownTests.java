@@ -7,6 +7,7 @@ import java.util.UUID;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.json.Json;
+import io.routegateway.state.metrics.StateMetrics;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,7 +26,7 @@ class OutcomeShutdownTests {
     private static final IllegalStateException POOL_CLOSED = new IllegalStateException("Pool closed");
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final OutcomeConsumer consumer = new OutcomeConsumer(failingService(), new EventMetrics(registry));
+    private final OutcomeConsumer consumer = new OutcomeConsumer(failingService(), new StateMetrics(registry));
 
     @Test
     void duringShutdownAFailedEventIsLeftForRedeliveryNotDeadLettered() {
@@ -48,7 +49,7 @@ class OutcomeShutdownTests {
     }
 
     private double deadLettered() {
-        return registry.find(EventMetrics.DEAD_LETTERED).counters().stream()
+        return registry.find(StateMetrics.EVENTS_DEAD_LETTERED).counters().stream()
                 .mapToDouble(counter -> counter.count())
                 .sum();
     }

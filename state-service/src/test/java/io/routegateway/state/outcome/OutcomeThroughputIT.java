@@ -23,6 +23,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.repository.ProcessedEventEntity;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
@@ -148,7 +149,7 @@ class OutcomeThroughputIT {
                 "publication lag max=%.1f ms count=%d (whole run)%n",
                 lag.max(TimeUnit.MILLISECONDS),
                 lag.count()));
-        Timer apply = registry.timer(EventMetrics.APPLY);
+        Timer apply = registry.timer(StateMetrics.EVENTS_APPLY);
         for (ValueAtPercentile percentile : apply.takeSnapshot().percentileValues()) {
             report.append(String.format(
                     Locale.ROOT,

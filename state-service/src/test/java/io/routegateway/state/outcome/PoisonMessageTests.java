@@ -14,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.Topics;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -94,7 +95,7 @@ class PoisonMessageTests {
     }
 
     private double deadLettered() {
-        return Search.in(registry).name(EventMetrics.DEAD_LETTERED).counters().stream()
+        return Search.in(registry).name(StateMetrics.EVENTS_DEAD_LETTERED).counters().stream()
                 .mapToDouble(counter -> counter.count())
                 .sum();
     }

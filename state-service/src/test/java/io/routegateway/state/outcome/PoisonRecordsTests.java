@@ -16,6 +16,7 @@ import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.repository.CredentialModelEntity;
 import io.routegateway.state.repository.RequestLogEntity;
 import io.routegateway.state.support.OutcomeFixtures;
@@ -118,10 +119,10 @@ class PoisonRecordsTests {
                     .isEqualTo(ArithmeticException.class.getName());
             assertThat(header(only(dead, garbage), "dead-letter-reason")).startsWith("unparsable usage record");
         });
-        assertThat(deadLettered(EventMetrics.USAGE_DEAD_LETTERED, "unstorable")).isGreaterThanOrEqualTo(2);
-        assertThat(deadLettered(EventMetrics.USAGE_DEAD_LETTERED, "retries_exhausted"))
+        assertThat(deadLettered(StateMetrics.USAGE_DEAD_LETTERED, "unstorable")).isGreaterThanOrEqualTo(2);
+        assertThat(deadLettered(StateMetrics.USAGE_DEAD_LETTERED, "retries_exhausted"))
                 .isGreaterThanOrEqualTo(1);
-        assertThat(deadLettered(EventMetrics.USAGE_DEAD_LETTERED, "unparsable")).isGreaterThanOrEqualTo(1);
+        assertThat(deadLettered(StateMetrics.USAGE_DEAD_LETTERED, "unparsable")).isGreaterThanOrEqualTo(1);
         assertThat(logs(accessKey)).noneMatch(row -> row.requestId.equals(overflowId));
 
         // the channel is still consuming, and the service is ready and live
@@ -182,7 +183,8 @@ class PoisonRecordsTests {
         });
         assertThat(processed(everyField.eventId())).isZero();
         assertThat(processed(pausedNulModel.eventId())).isZero();
-        assertThat(deadLettered(EventMetrics.DEAD_LETTERED, "unstorable")).isGreaterThanOrEqualTo(2);
+        assertThat(deadLettered(StateMetrics.EVENTS_DEAD_LETTERED, "unstorable"))
+                .isGreaterThanOrEqualTo(2);
         assertReadyAndLive();
     }
 
@@ -213,7 +215,7 @@ class PoisonRecordsTests {
             String requested,
             String modelKey,
             String reason) {
-        return new RequestCompleted(
+        return RequestCompleted.settled(
                 requestId,
                 at,
                 Protocol.OPENAI_CHAT,
@@ -231,8 +233,7 @@ class PoisonRecordsTests {
                 null,
                 false,
                 false,
-                true,
-                false);
+                true);
     }
 
     private double deadLettered(String name, String reason) {

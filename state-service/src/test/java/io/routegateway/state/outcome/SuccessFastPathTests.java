@@ -11,6 +11,7 @@ import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.state.SuccessShortcut.OutcomePosition;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.repository.CredentialEntity;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
@@ -139,6 +140,6 @@ class SuccessFastPathTests {
     }
 
     private double noOps() {
-        return registry.counter(EventMetrics.APPLIED, "result", "noop").count();
+        return registry.counter(StateMetrics.EVENTS_APPLIED, "result", "noop").count();
     }
 }

@@ -31,6 +31,7 @@ import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.outcome.CredentialEventService;
 import io.routegateway.state.repository.AccessKeyEntity;
 import io.routegateway.state.repository.AccessKeyGroupEntity;
@@ -137,14 +138,15 @@ class StatePublicationTests {
         Instant at = Instant.parse("2026-06-02T09:00:00Z");
         FlakySender flaky = new FlakySender(ClientProxy.unwrap(sender));
         QuarkusMock.installMockForType(flaky, StateTopicSender.class);
-        double failuresBefore = registry.counter(OutboxRelay.FAILED).count();
+        double failuresBefore =
+                registry.counter(StateMetrics.OUTBOX_SEND_FAILURES).count();
 
         await(() -> service.apply(failure(id, at, "upstream-sol")));
         await(() -> service.apply(failure(id, at.plusSeconds(1), "upstream-sol")));
 
         // committed, but the broker never acknowledged: the rows wait in the outbox
         await().atMost(PATIENCE)
-                .until(() -> registry.counter(OutboxRelay.FAILED).count() > failuresBefore);
+                .until(() -> registry.counter(StateMetrics.OUTBOX_SEND_FAILURES).count() > failuresBefore);
         assertThat(credential(id).stateVersion).isEqualTo(2);
         assertThat(outboxRows(id)).isNotEmpty();
         assertThat(TestKafka.readKey(Topics.CREDENTIAL_STATE, id)).isEmpty();

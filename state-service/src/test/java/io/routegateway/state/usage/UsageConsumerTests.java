@@ -13,7 +13,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.model.Protocol;
-import io.routegateway.state.outcome.EventMetrics;
+import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.repository.RequestLogEntity;
 import io.routegateway.state.repository.RuntimeSettingEntity;
 import io.routegateway.state.support.OutcomeFixtures;
@@ -84,7 +84,7 @@ class UsageConsumerTests {
 
     private double unparsable() {
         return Search.in(registry)
-                .name(EventMetrics.USAGE_DEAD_LETTERED)
+                .name(StateMetrics.USAGE_DEAD_LETTERED)
                 .tag("reason", "unparsable")
                 .counters()
                 .stream()
@@ -101,7 +101,7 @@ class UsageConsumerTests {
             String reason,
             Long inputTokens,
             Long outputTokens) {
-        return new RequestCompleted(
+        return RequestCompleted.settled(
                 UUID.randomUUID(),
                 at,
                 Protocol.OPENAI_CHAT,
@@ -119,8 +119,7 @@ class UsageConsumerTests {
                 outputTokens,
                 true,
                 false,
-                success,
-                false);
+                success);
     }
 
     private static List<RequestLogEntity> logs(String accessKey) {

@@ -1,0 +1,218 @@
+package io.routegateway.state.metrics;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+import jakarta.inject.Singleton;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.routegateway.state.outcome.ApplyResult;
+
+/**
+ * state-service's Micrometer meters (Prometheus at {@code /q/metrics} on the management port), all in
+ * one place as the gateway's {@code GatewayMetrics} and recovery-service's {@code RecoveryMetrics}.
+ * Tagged counters are looked up once per tag value and cached.
+ *
+ * <p>Event application ({@code outcome/}):
+ *
+ * <ul>
+ *   <li>{@code state.events.applied{result}} — events applied: {@code changed}, {@code unchanged},
+ *       {@code noop} (a success acknowledged by the fast path, nothing written);
+ *   <li>{@code state.events.duplicate} — redelivered events that changed nothing;
+ *   <li>{@code state.events.stale} — successes at or before the credential's last applied change,
+ *       ignored;
+ *   <li>{@code state.events.dead_lettered{reason}} — outcome messages sent to the dead-letter topic;
+ *   <li>{@code state.events.apply} — one event's transaction, lock to commit (p50, p99).
+ * </ul>
+ *
+ * <p>Usage records ({@code usage/}): {@code state.usage.records} (offered to {@code request_logs}),
+ * {@code state.usage.dead_lettered{reason}}; both consumers: {@code state.records.sanitised{topic}}
+ * (stored after unstorable text in them was replaced).
+ *
+ * <p>The outbox relay ({@code publish/}): {@code state.outbox.publication.lag} (commit that queued a
+ * row to the broker's acknowledgement, p50, p99), {@code state.outbox.published}, {@code
+ * state.outbox.send.failures} (not acknowledged, kept for a later round), {@code
+ * state.outbox.dead_lettered} (marked failed, never publishable), and the gauges {@code
+ * state.outbox.size} and {@code state.outbox.failed} (rows waiting / marked failed after the last
+ * round, read from the relay at each scrape).
+ */
+@Singleton
+public class StateMetrics {
+
+    public static final String EVENTS_APPLIED = "state.events.applied";
+    public static final String EVENTS_DUPLICATE = "state.events.duplicate";
+    public static final String EVENTS_STALE = "state.events.stale";
+    public static final String EVENTS_DEAD_LETTERED = "state.events.dead_lettered";
+    public static final String EVENTS_APPLY = "state.events.apply";
+    public static final String USAGE_RECORDS = "state.usage.records";
+    public static final String USAGE_DEAD_LETTERED = "state.usage.dead_lettered";
+    public static final String RECORDS_SANITISED = "state.records.sanitised";
+    public static final String OUTBOX_LAG = "state.outbox.publication.lag";
+    public static final String OUTBOX_SIZE = "state.outbox.size";
+    public static final String OUTBOX_PUBLISHED = "state.outbox.published";
+    public static final String OUTBOX_SEND_FAILURES = "state.outbox.send.failures";
+    public static final String OUTBOX_DEAD_LETTERED = "state.outbox.dead_lettered";
+    public static final String OUTBOX_FAILED_ROWS = "state.outbox.failed";
+
+    private final MeterRegistry registry;
+    private final Counter changed;
+    private final Counter unchanged;
+    private final Counter noOp;
+    private final Counter duplicate;
+    private final Counter stale;
+    private final Timer apply;
+    private final Counter usageRecords;
+    private final Timer outboxLag;
+    private final Counter outboxPublished;
+    private final Counter outboxSendFailures;
+    private final Counter outboxDeadLettered;
+    private final ConcurrentHashMap<String, Counter> eventsDeadLettered = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> usageDeadLettered = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> sanitised = new ConcurrentHashMap<>();
+
+    public StateMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.changed = applied("changed");
+        this.unchanged = applied("unchanged");
+        this.noOp = applied("noop");
+        this.stale = Counter.builder(EVENTS_STALE)
+                .description("Successes delivered again after a newer change was applied, ignored")
+                .register(registry);
+        this.duplicate = Counter.builder(EVENTS_DUPLICATE)
+                .description("Redelivered outcome events that changed nothing")
+                .register(registry);
+        this.apply = Timer.builder(EVENTS_APPLY)
+                .description("Applying one outcome event: one database transaction")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        this.usageRecords = Counter.builder(USAGE_RECORDS)
+                .description("Usage records offered to request_logs (duplicates included)")
+                .register(registry);
+        this.outboxLag = Timer.builder(OUTBOX_LAG)
+                .description("From the commit that queued a snapshot to the broker's acknowledgement")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        this.outboxPublished = Counter.builder(OUTBOX_PUBLISHED)
+                .description("Outbox messages acknowledged by the broker")
+                .register(registry);
+        this.outboxSendFailures = Counter.builder(OUTBOX_SEND_FAILURES)
+                .description("Outbox messages the broker did not acknowledge (kept for a later round)")
+                .register(registry);
+        this.outboxDeadLettered = Counter.builder(OUTBOX_DEAD_LETTERED)
+                .description("Outbox messages that can never be published, marked failed")
+                .register(registry);
+    }
+
+    private Counter applied(String result) {
+        return Counter.builder(EVENTS_APPLIED)
+                .description("Outcome events applied")
+                .tag("result", result)
+                .register(registry);
+    }
+
+    // --- event application
+
+    public Timer.Sample startApply() {
+        return Timer.start(registry);
+    }
+
+    /** One event's transaction ended: timed, and counted by what it did. */
+    public void applied(Timer.Sample sample, ApplyResult result) {
+        sample.stop(apply);
+        switch (result.kind()) {
+            case CHANGED -> changed.increment();
+            case UNCHANGED -> unchanged.increment();
+            case DUPLICATE -> duplicate.increment();
+            case STALE -> stale.increment();
+            case NO_OP -> noOp.increment();
+        }
+    }
+
+    /** A success acknowledged by the fast path: one read, nothing written, not timed as a transaction. */
+    public void noOp() {
+        noOp.increment();
+    }
+
+    /**
+     * @param reason {@code unparsable}, {@code unstorable}, {@code unknown_credential}, {@code rejected}
+     *     or {@code retries_exhausted}
+     */
+    public void eventDeadLettered(String reason) {
+        eventsDeadLettered
+                .computeIfAbsent(
+                        reason,
+                        tag -> Counter.builder(EVENTS_DEAD_LETTERED)
+                                .description("Outcome messages sent to the dead-letter topic")
+                                .tag("reason", tag)
+                                .register(registry))
+                .increment();
+    }
+
+    // --- usage records and both consumers
+
+    public void usageRecords(int count) {
+        usageRecords.increment(count);
+    }
+
+    /**
+     * @param reason {@code unparsable}, {@code unstorable}, {@code database_rejected} or {@code
+     *     retries_exhausted}
+     */
+    public void usageDeadLettered(String reason) {
+        usageDeadLettered
+                .computeIfAbsent(
+                        reason,
+                        tag -> Counter.builder(USAGE_DEAD_LETTERED)
+                                .description("Usage records sent to the dead-letter topic")
+                                .tag("reason", tag)
+                                .register(registry))
+                .increment();
+    }
+
+    /** @param topic the consumer's channel: {@code outcomes} or {@code usage} */
+    public void sanitised(String topic) {
+        sanitised
+                .computeIfAbsent(
+                        topic,
+                        tag -> Counter.builder(RECORDS_SANITISED)
+                                .description("Records stored after their unstorable text was replaced")
+                                .tag("topic", tag)
+                                .register(registry))
+                .increment();
+    }
+
+    // --- the outbox relay
+
+    /** Registers the two outbox gauges, read from the relay at each scrape. */
+    public void outboxGauges(LongSupplier pendingRows, LongSupplier failedRows) {
+        Gauge.builder(OUTBOX_SIZE, pendingRows, LongSupplier::getAsLong)
+                .description("Rows waiting in state_outbox after the last relay round")
+                // a method reference is held by nothing else: a weak reference would let it go
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder(OUTBOX_FAILED_ROWS, failedRows, LongSupplier::getAsLong)
+                .description("Rows in state_outbox marked failed (never publishable), after the last relay round")
+                .strongReference(true)
+                .register(registry);
+    }
+
+    /** A row acknowledged by the broker, {@code sinceCommit} after the commit that queued it. */
+    public void outboxPublished(Duration sinceCommit) {
+        outboxPublished.increment();
+        outboxLag.record(sinceCommit.isNegative() ? Duration.ZERO : sinceCommit);
+    }
+
+    /** A send the broker did not acknowledge; the row is kept for a later round. */
+    public void outboxSendFailed() {
+        outboxSendFailures.increment();
+    }
+
+    /** A row that can never be published, marked failed. */
+    public void outboxDeadLettered() {
+        outboxDeadLettered.increment();
+    }
+}
