@@ -107,7 +107,17 @@ public sealed interface CredentialEvent
             String responseBody)
             implements CredentialEvent {}
 
-    /** A semantic failure recognised as quota exhaustion: the account channel, threshold 1. */
+    /**
+     * A semantic failure recognised as quota exhaustion: the account channel, threshold 1. When the
+     * upstream said when its usage window resets (an official account's usage-limit signal, see
+     * {@code io.routegateway.core.quota.UsageLimits}) the account instead cools until then.
+     *
+     * @param message the upstream's message, or the usage-limit reason ("5-hour window resets at …")
+     * @param resetsAt optional (JSON {@code resets_at}): when the upstream's usage window resets; null
+     *     for the classic quota channel (the account flips to error)
+     * @param limitWindow optional (JSON {@code limit_window}): the window that ran out, e.g. {@code
+     *     5h}, {@code 7d}, {@code 1d}; null when the upstream did not say
+     */
     record QuotaExhaustionRecorded(
             UUID eventId,
             String credentialId,
@@ -115,8 +125,24 @@ public sealed interface CredentialEvent
             String modelKey,
             Integer status,
             String message,
-            String responseBody)
-            implements CredentialEvent {}
+            String responseBody,
+            Instant resetsAt,
+            String limitWindow)
+            implements CredentialEvent {
+
+        /** The classic quota channel: no reset time reported. */
+        public static QuotaExhaustionRecorded withoutReset(
+                UUID eventId,
+                String credentialId,
+                Instant occurredAt,
+                String modelKey,
+                Integer status,
+                String message,
+                String responseBody) {
+            return new QuotaExhaustionRecorded(
+                    eventId, credentialId, occurredAt, modelKey, status, message, responseBody, null, null);
+        }
+    }
 
     /**
      * A model connectivity test passed.

@@ -101,7 +101,10 @@ public final class InboundScreen {
         if (event instanceof CredentialEvent.QuotaExhaustionRecorded quota) {
             String message = StorableText.sanitise(quota.message());
             String body = StorableText.sanitise(quota.responseBody());
-            return same(message, quota.message()) && same(body, quota.responseBody())
+            String window = limitWindow(quota.limitWindow());
+            return same(message, quota.message())
+                            && same(body, quota.responseBody())
+                            && same(window, quota.limitWindow())
                     ? new Screened.Accepted<>(event, false)
                     : new Screened.Accepted<>(
                             new CredentialEvent.QuotaExhaustionRecorded(
@@ -111,10 +114,20 @@ public final class InboundScreen {
                                     quota.modelKey(),
                                     quota.status(),
                                     message,
-                                    body),
+                                    body,
+                                    quota.resetsAt(),
+                                    window),
                             true);
         }
         return new Screened.Accepted<>(event, false);
+    }
+
+    /** The longest {@code limit_window} label kept; a longer one is cut (it is a short label, e.g. {@code 5h}). */
+    static final int MAX_LIMIT_WINDOW = 32;
+
+    /** A storable, bounded window label: unstorable characters replaced, cut after {@link #MAX_LIMIT_WINDOW}. */
+    private static String limitWindow(String window) {
+        return StorableText.truncate(StorableText.sanitise(window), MAX_LIMIT_WINDOW);
     }
 
     /** Why the identifier cannot be stored, or null when it can (null and absent are fine). */

@@ -42,9 +42,7 @@ public final class SecretMask {
         if (verdict instanceof Verdict.QuotaExhausted quota) {
             String message = apply(quota.message(), secret);
             String body = apply(quota.body(), secret);
-            return unchanged(quota.message(), message, quota.body(), body)
-                    ? verdict
-                    : new Verdict.QuotaExhausted(quota.status(), message, body);
+            return unchanged(quota.message(), message, quota.body(), body) ? verdict : quota.withText(message, body);
         }
         return verdict;
     }

@@ -1,5 +1,7 @@
 package io.routegateway.core.failure;
 
+import java.time.Instant;
+
 /**
  * The classification of one upstream attempt. Only {@link Transient}, {@link Permanent} and {@link
  * QuotaExhausted} touch account or model health; {@link NotAFailure} is returned to the client as
@@ -42,11 +44,28 @@ public sealed interface Verdict
 
     /**
      * Quota exhaustion: the account-level semantic channel with threshold 1 ({@code
-     * semantic_response_failed}). The message is the upstream's, verbatim.
+     * semantic_response_failed}). The message is the upstream's, verbatim, or the reason of a
+     * usage-limit signal.
+     *
+     * @param resetsAt when the upstream's usage window resets (an official account's usage-limit
+     *     signal): the account cools until then instead of flipping to error; null otherwise
+     * @param limitWindow the window that ran out ({@code 5h}, {@code 7d}, …), may be null
      */
-    record QuotaExhausted(Integer status, String message, String body) implements Verdict {
+    record QuotaExhausted(Integer status, String message, String body, Instant resetsAt, String limitWindow)
+            implements Verdict {
+
+        /** The classic quota channel: no reset time known. */
+        public QuotaExhausted(Integer status, String message, String body) {
+            this(status, message, body, null, null);
+        }
+
         public FailureKind kind() {
             return FailureKind.SEMANTIC_RESPONSE_FAILED;
+        }
+
+        /** This verdict with another message and body, the reset kept. */
+        public QuotaExhausted withText(String message, String body) {
+            return new QuotaExhausted(status, message, body, resetsAt, limitWindow);
         }
     }
 }

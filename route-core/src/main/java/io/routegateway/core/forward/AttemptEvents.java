@@ -48,7 +48,15 @@ public final class AttemptEvents {
         }
         if (verdict instanceof Verdict.QuotaExhausted quota) {
             return Optional.of(new CredentialEvent.QuotaExhaustionRecorded(
-                    eventId, credentialId, occurredAt, modelKey, quota.status(), quota.message(), quota.body()));
+                    eventId,
+                    credentialId,
+                    occurredAt,
+                    modelKey,
+                    quota.status(),
+                    quota.message(),
+                    quota.body(),
+                    quota.resetsAt(),
+                    quota.limitWindow()));
         }
         if (verdict instanceof Verdict.NotAFailure) {
             return Optional.empty();

@@ -29,6 +29,7 @@ import io.routegateway.core.failure.FailureScope;
 import io.routegateway.core.failure.Fingerprint;
 import io.routegateway.core.model.ModelKeys;
 import io.routegateway.core.policy.FailurePolicy;
+import io.routegateway.core.quota.UsageLimits;
 
 /**
  * The one state transition of the reliability spec: {@code (profile, state, event) -> state}.
@@ -249,6 +250,13 @@ public final class StateTransition {
     /**
      * The quota channel: one semantic failure with threshold 1 flips the account to error and clears
      * the transient count and both timestamps. Revoked and paused accounts are never modified.
+     *
+     * <p>When the upstream said when its usage window resets ({@code resets_at}, an official
+     * account's usage-limit signal) the account is not flipped: it cools until that instant instead
+     * of the fixed window — both account timestamps set to it, bounded by {@link
+     * UsageLimits#MAX_COOLDOWN} after the event (a reset already past writes no cooldown). This
+     * holds whether or not the account's own failure cooldown is on: the wait is the upstream's,
+     * not a configured guess. Model rows are untouched (quota is an account property).
      */
     private static CredentialHealth quotaExhaustion(
             FailurePolicy policy, CredentialHealth health, QuotaExhaustionRecorded quota) {
@@ -261,18 +269,36 @@ public final class StateTransition {
         int streak = fingerprint.equals(account.semanticFailureStreakFingerprint())
                 ? Math.min(account.semanticFailureStreakCount() + 1, threshold)
                 : 1;
-        AccountStatus status =
-                streak >= threshold && policy.errorStatusEnabled() ? AccountStatus.ERROR : account.status();
+        Instant until = null;
+        AccountStatus status;
+        if (quota.resetsAt() != null) {
+            until = resetCooldownEnd(quota.occurredAt(), quota.resetsAt());
+            status = account.status();
+        } else {
+            status = streak >= threshold && policy.errorStatusEnabled() ? AccountStatus.ERROR : account.status();
+        }
         return health.withAccount(new AccountState(
                 status,
                 0,
-                null,
-                null,
+                until,
+                until,
                 FailureKind.SEMANTIC_RESPONSE_FAILED.label(),
                 FailureText.truncateMessage(quota.message()),
                 FailureText.truncateResponse(quota.responseBody()),
                 streak,
                 fingerprint));
+    }
+
+    /**
+     * When a usage-limit cooldown ends: the reported reset, at most {@link UsageLimits#MAX_COOLDOWN}
+     * after the event; null when the reset is not after the event (nothing left to wait for).
+     */
+    public static Instant resetCooldownEnd(Instant occurredAt, Instant resetsAt) {
+        if (resetsAt == null || !resetsAt.isAfter(occurredAt)) {
+            return null;
+        }
+        Instant bound = occurredAt.plus(UsageLimits.MAX_COOLDOWN);
+        return resetsAt.isAfter(bound) ? bound : resetsAt;
     }
 
     /** The credential itself is void: straight to revoked, no backoff window. */

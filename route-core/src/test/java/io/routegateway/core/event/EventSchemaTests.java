@@ -78,6 +78,27 @@ class EventSchemaTests {
     }
 
     @Test
+    void aQuotaEventWrittenBeforeResetsAtExistedReadsWithoutAReset() throws IOException {
+        String json =
+                "{\"type\":\"quota-exhaustion-recorded.v1\",\"event_id\":\"0b7f3c1e-5a2d-4c1b-9e8f-1a2b3c4d5e6f\","
+                        + "\"credential_id\":\"c\",\"occurred_at\":\"2026-09-02T10:00:00Z\",\"model_key\":null,"
+                        + "\"status\":401,\"message\":\"用户额度不足\",\"response_body\":\"{}\"}";
+        CredentialEvent.QuotaExhaustionRecorded event =
+                (CredentialEvent.QuotaExhaustionRecorded) Json.MAPPER.readValue(json, CredentialEvent.class);
+        assertThat(event.resetsAt()).isNull();
+        assertThat(event.limitWindow()).isNull();
+        assertThat(event.message()).isEqualTo("用户额度不足");
+    }
+
+    @Test
+    void theQuotaEventCarriesItsResetAsAnInstantAndItsWindowAsText() throws IOException {
+        CredentialEvent.QuotaExhaustionRecorded event = (CredentialEvent.QuotaExhaustionRecorded)
+                Json.MAPPER.treeToValue(sample("quota-exhaustion-recorded.v1"), CredentialEvent.class);
+        assertThat(event.resetsAt()).isEqualTo(java.time.Instant.parse("2026-09-02T13:00:00Z"));
+        assertThat(event.limitWindow()).isEqualTo("5h");
+    }
+
+    @Test
     void typeNamesAreUniqueAndVersioned() {
         List<String> names = credentialEventTypes().toList();
         assertThat(names).doesNotHaveDuplicates().allMatch(name -> name.matches("[a-z]+(-[a-z]+)*\\.v[0-9]+"));

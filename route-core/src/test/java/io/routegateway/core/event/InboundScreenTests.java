@@ -86,9 +86,29 @@ class InboundScreenTests {
         assertThat(((Screened.Accepted<CredentialEvent>) InboundScreen.outcome(permanent)).value())
                 .isEqualTo(new CredentialEvent.PermanentFailureRecorded(
                         id, "cred-1", AT, null, "permanent", 401, "\uFFFD", "\uFFFD"));
-        CredentialEvent quota = new CredentialEvent.QuotaExhaustionRecorded(id, "cred-1", AT, null, 429, NUL, null);
+        CredentialEvent quota =
+                CredentialEvent.QuotaExhaustionRecorded.withoutReset(id, "cred-1", AT, null, 429, NUL, null);
         assertThat(((Screened.Accepted<CredentialEvent>) InboundScreen.outcome(quota)).value())
-                .isEqualTo(new CredentialEvent.QuotaExhaustionRecorded(id, "cred-1", AT, null, 429, "\uFFFD", null));
+                .isEqualTo(CredentialEvent.QuotaExhaustionRecorded.withoutReset(
+                        id, "cred-1", AT, null, 429, "\uFFFD", null));
+    }
+
+    @Test
+    void aQuotaLimitWindowIsMadeStorableAndCutToAShortLabel() {
+        UUID id = UUID.randomUUID();
+        java.time.Instant reset = AT.plusSeconds(3600);
+        CredentialEvent hostile = new CredentialEvent.QuotaExhaustionRecorded(
+                id, "cred-1", AT, null, 429, "limit", null, reset, "5h\u0000" + "x".repeat(5000));
+        CredentialEvent.QuotaExhaustionRecorded screened = (CredentialEvent.QuotaExhaustionRecorded)
+                ((Screened.Accepted<CredentialEvent>) InboundScreen.outcome(hostile)).value();
+        assertThat(screened.limitWindow())
+                .startsWith("5h\uFFFD")
+                .hasSize(InboundScreen.MAX_LIMIT_WINDOW + 1)
+                .endsWith("…");
+        assertThat(screened.resetsAt()).isEqualTo(reset);
+        CredentialEvent clean =
+                new CredentialEvent.QuotaExhaustionRecorded(id, "cred-1", AT, null, 429, "limit", null, reset, "5h");
+        assertThat(InboundScreen.outcome(clean)).isEqualTo(new Screened.Accepted<>(clean, false));
     }
 
     @Test

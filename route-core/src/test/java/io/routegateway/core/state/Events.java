@@ -44,7 +44,21 @@ final class Events {
     }
 
     static QuotaExhaustionRecorded quota(int second, String message) {
-        return new QuotaExhaustionRecorded(UUID.randomUUID(), CREDENTIAL, t(second), null, 200, message, "{}");
+        return QuotaExhaustionRecorded.withoutReset(UUID.randomUUID(), CREDENTIAL, t(second), null, 200, message, "{}");
+    }
+
+    /** A usage-limit signal: the upstream said its window resets at {@code resetsAt}. */
+    static QuotaExhaustionRecorded usageLimit(int second, Instant resetsAt, String window) {
+        return new QuotaExhaustionRecorded(
+                UUID.randomUUID(),
+                CREDENTIAL,
+                t(second),
+                null,
+                429,
+                "Claude usage limit reached: 5-hour window resets at " + resetsAt,
+                "{}",
+                resetsAt,
+                window);
     }
 
     static PermanentFailureRecorded permanent(int second, String message) {

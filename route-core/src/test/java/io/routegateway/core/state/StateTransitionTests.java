@@ -1,5 +1,7 @@
 package io.routegateway.core.state;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
@@ -9,6 +11,7 @@ import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.policy.FailurePolicy;
+import io.routegateway.core.quota.UsageLimits;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +23,7 @@ import static io.routegateway.core.state.Events.status;
 import static io.routegateway.core.state.Events.success;
 import static io.routegateway.core.state.Events.t;
 import static io.routegateway.core.state.Events.test;
+import static io.routegateway.core.state.Events.usageLimit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class StateTransitionTests {
@@ -479,6 +483,94 @@ class StateTransitionTests {
                     apply(profile(noFlip, SOL_AND_GLM), CredentialHealth.HEALTHY, quota(0, "quota exhausted"));
             assertThat(next.account().status()).isEqualTo(AccountStatus.OK);
             assertThat(next.account().semanticFailureStreakCount()).isEqualTo(1);
+        }
+    }
+
+    @Nested
+    class UsageLimitReset {
+
+        static final CredentialProfile OFFICIAL_CLAUDE =
+                new CredentialProfile(Platform.CLAUDE, CredentialKind.OFFICIAL, List.of(), FailurePolicy.DEFAULTS, 0);
+
+        @Test
+        void coolsTheAccountUntilTheReportedResetInsteadOfFlippingIt() {
+            Instant reset = t(0).plus(Duration.ofHours(3));
+            Transition transition =
+                    StateTransition.apply(OFFICIAL_CLAUDE, CredentialHealth.HEALTHY, usageLimit(0, reset, "5h"));
+            AccountState account = transition.next().account();
+
+            assertThat(account.status()).isEqualTo(AccountStatus.OK);
+            assertThat(account.cooldownUntil()).isEqualTo(reset);
+            assertThat(account.nextRetryAt()).isEqualTo(reset);
+            assertThat(account.isCoolingAt(reset.minusSeconds(1))).isTrue();
+            assertThat(account.isCoolingAt(reset)).isFalse();
+            assertThat(account.transientFailureCount()).isZero();
+            assertThat(account.lastFailureKind()).isEqualTo("semantic_response_failed");
+            assertThat(account.lastFailureMessage()).contains("5-hour window resets at");
+            assertThat(transition.next().models()).isEmpty();
+            assertThat(transition.changes()).singleElement().satisfies(change -> {
+                assertThat(change.to()).isEqualTo("cooling");
+                assertThat(change.until()).isEqualTo(reset);
+            });
+        }
+
+        @Test
+        void theResetWinsOverTheConfiguredWindowAndOverACooldownTurnedOff() {
+            Instant reset = t(0).plus(Duration.ofHours(2));
+            // cooldown on with 10 s: the upstream's reset, not 10 s
+            CredentialHealth on =
+                    apply(profile(COOLDOWN_ON, SOL_AND_GLM), CredentialHealth.HEALTHY, usageLimit(0, reset, "5h"));
+            assertThat(on.account().cooldownUntil()).isEqualTo(reset);
+            // cooldown off (the default): still the reset
+            CredentialHealth off = apply(
+                    profile(FailurePolicy.DEFAULTS, SOL_AND_GLM), CredentialHealth.HEALTHY, usageLimit(0, reset, "5h"));
+            assertThat(off.account().cooldownUntil()).isEqualTo(reset);
+        }
+
+        @Test
+        void aResetBeyondTheBoundIsCutToIt() {
+            Instant far = t(0).plus(Duration.ofDays(400));
+            CredentialHealth next = apply(OFFICIAL_CLAUDE, CredentialHealth.HEALTHY, usageLimit(0, far, "7d"));
+            assertThat(next.account().cooldownUntil()).isEqualTo(t(0).plus(UsageLimits.MAX_COOLDOWN));
+        }
+
+        @Test
+        void aResetNotAfterTheEventWritesNoCooldownAndDoesNotFlip() {
+            for (Instant past : List.of(t(0), t(-60))) {
+                CredentialHealth next = apply(OFFICIAL_CLAUDE, CredentialHealth.HEALTHY, usageLimit(0, past, "5h"));
+                assertThat(next.account().status()).isEqualTo(AccountStatus.OK);
+                assertThat(next.account().cooldownUntil()).isNull();
+                assertThat(next.account().nextRetryAt()).isNull();
+                assertThat(next.account().lastFailureKind()).isEqualTo("semantic_response_failed");
+            }
+        }
+
+        @Test
+        void revokedAndPausedAccountsAreNeverModified() {
+            for (AccountStatus status : List.of(AccountStatus.REVOKED, AccountStatus.PAUSED)) {
+                CredentialHealth start =
+                        new CredentialHealth(AccountState.HEALTHY.withStatus(status), java.util.Map.of());
+                CredentialHealth next = apply(OFFICIAL_CLAUDE, start, usageLimit(0, t(3600), "5h"));
+                assertThat(next).isEqualTo(start);
+            }
+        }
+
+        @Test
+        void aSuccessAfterTheResetClearsTheCooldown() {
+            Instant reset = t(3600);
+            CredentialHealth next = apply(
+                    OFFICIAL_CLAUDE,
+                    CredentialHealth.HEALTHY,
+                    usageLimit(0, reset, "5h"),
+                    success(3601, "claude-opus-4-5"));
+            assertThat(next.account()).isEqualTo(AccountState.HEALTHY);
+        }
+
+        @Test
+        void theSameEventGivesTheSameStateWhereverItIsApplied() {
+            CredentialEvent event = usageLimit(0, t(7200), "5h");
+            assertThat(StateTransition.apply(OFFICIAL_CLAUDE, CredentialHealth.HEALTHY, event))
+                    .isEqualTo(StateTransition.apply(OFFICIAL_CLAUDE, CredentialHealth.HEALTHY, event));
         }
     }
 

@@ -132,7 +132,7 @@ class TransitionInvariantProperties {
                         UUID.randomUUID(), "c", T0.plusSeconds(s), k, kd, st, "failed " + st, null));
         Arbitrary<CredentialEvent> success = Combinators.combine(key, second)
                 .as((k, s) -> new CredentialEvent.AttemptSucceeded(UUID.randomUUID(), "c", T0.plusSeconds(s), k));
-        Arbitrary<CredentialEvent> quota = second.map(s -> new CredentialEvent.QuotaExhaustionRecorded(
+        Arbitrary<CredentialEvent> quota = second.map(s -> CredentialEvent.QuotaExhaustionRecorded.withoutReset(
                 UUID.randomUUID(), "c", T0.plusSeconds(s), null, 200, "quota exhausted", null));
         Arbitrary<CredentialEvent> test = Combinators.combine(key, second, Arbitraries.of(true, false))
                 .as((k, s, explicit) ->

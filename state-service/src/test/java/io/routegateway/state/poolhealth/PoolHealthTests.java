@@ -73,7 +73,7 @@ class PoolHealthTests {
         String id = createCredential(unique("cred"), "sk-health-3-000000", Map.of());
         await(
                 () -> events.apply(
-                        new CredentialEvent.QuotaExhaustionRecorded(
+                        CredentialEvent.QuotaExhaustionRecorded.withoutReset(
                                 UUID.randomUUID(),
                                 id,
                                 Instant.now(),
