@@ -48,8 +48,10 @@ import io.routegateway.core.model.Platform;
  *       window label comes from {@code -window-minutes} (300 → {@code 5h}, 10080 → {@code 7d});
  *   <li><b>gemini</b>: a 429 {@code RESOURCE_EXHAUSTED} whose {@code error.details} carry a {@code
  *       google.rpc.QuotaFailure} violation of a per-day quota ({@code quotaId} containing {@code
- *       PerDay}: resets at the next midnight Pacific time, as the Gemini API documents), or a
- *       {@code google.rpc.RetryInfo} {@code retryDelay} ({@code "34.07s"}, {@code "900ms"});
+ *       PerDay}: resets at the next midnight Pacific time, as the Gemini API documents), else Code
+ *       Assist's {@code google.rpc.ErrorInfo} {@code metadata.quotaResetTimeStamp} (RFC 3339) or
+ *       {@code metadata.quotaResetDelay}, else a {@code google.rpc.RetryInfo} {@code retryDelay}
+ *       ({@code "34.07s"}, {@code "900ms"});
  *   <li><b>grok</b>: none found; a Grok 429 follows the ordinary status path.
  * </ul>
  *
@@ -75,6 +77,7 @@ public final class UsageLimits {
     static final String GEMINI_RESOURCE_EXHAUSTED = "RESOURCE_EXHAUSTED";
     static final String GEMINI_QUOTA_FAILURE = "type.googleapis.com/google.rpc.QuotaFailure";
     static final String GEMINI_RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo";
+    static final String GEMINI_ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
 
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,19}");
     private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,12}(\\.[0-9]{1,12})?");
@@ -291,6 +294,8 @@ public final class UsageLimits {
         boolean daily = false;
         boolean perMinute = false;
         Instant retryAt = null;
+        Instant resetStamp = null;
+        Instant resetDelay = null;
         for (JsonNode detail : details) {
             if (!detail.isObject()) {
                 continue;
@@ -313,17 +318,47 @@ public final class UsageLimits {
                 if (at != null) {
                     retryAt = at;
                 }
+            } else if (GEMINI_ERROR_INFO.equals(type)) {
+                // Code Assist (cloudcode-pa) says when the exhausted quota comes back
+                JsonNode metadata = detail.get("metadata");
+                if (metadata != null && metadata.isObject()) {
+                    Instant stamp = instantValue(textField(metadata, "quotaResetTimeStamp"), now);
+                    if (stamp != null && stamp.isAfter(now)) {
+                        resetStamp = stamp;
+                    }
+                    Instant delay = protoDuration(textField(metadata, "quotaResetDelay"), now);
+                    if (delay != null) {
+                        resetDelay = delay;
+                    }
+                }
             }
         }
         if (daily) {
             Instant midnight = nextPacificMidnight(now);
-            Instant reset = retryAt != null && retryAt.isAfter(midnight) ? retryAt : midnight;
+            Instant reported = firstNonNull(resetStamp, resetDelay, retryAt);
+            Instant reset = reported != null && reported.isAfter(midnight) ? reported : midnight;
             return limit("Gemini", reset, "1d", "QuotaFailure.quotaId", now);
         }
+        String window = perMinute ? "1m" : null;
+        if (resetStamp != null) {
+            return limit("Gemini", resetStamp, window, "ErrorInfo.metadata.quotaResetTimeStamp", now);
+        }
+        if (resetDelay != null) {
+            return limit("Gemini", resetDelay, window, "ErrorInfo.metadata.quotaResetDelay", now);
+        }
         if (retryAt != null) {
-            return limit("Gemini", retryAt, perMinute ? "1m" : null, "RetryInfo.retryDelay", now);
+            return limit("Gemini", retryAt, window, "RetryInfo.retryDelay", now);
         }
         return Optional.empty();
+    }
+
+    private static Instant firstNonNull(Instant... instants) {
+        for (Instant instant : instants) {
+            if (instant != null) {
+                return instant;
+            }
+        }
+        return null;
     }
 
     /** The first midnight in Pacific time strictly after {@code now}. */

@@ -120,12 +120,17 @@ final class CandidateSet {
         String[] upstreams = new String[n];
         int[] priorities = new int[n];
         int enabled = 0;
+        int authUnavailable = 0;
         int size = 0;
         for (int member : members) {
             CredentialSnapshot credential = entries[member].snapshot;
             Optional<PoolCandidate> resolved = SelectionSteps.resolveModel(credential, model);
             served |= resolved.isPresent();
-            if (SelectionSteps.loadRejection(credential) != null || !SelectionSteps.passesPlatformRule(credential)) {
+            ReasonCode load = SelectionSteps.loadRejection(credential);
+            if (load == ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE) {
+                authUnavailable++;
+            }
+            if (load != null || !SelectionSteps.passesPlatformRule(credential)) {
                 continue;
             }
             enabled++;
@@ -140,7 +145,9 @@ final class CandidateSet {
             size++;
         }
         if (enabled == 0) {
-            return failed(ReasonCode.NO_ENABLED_CREDENTIALS, served);
+            return failed(
+                    authUnavailable == n ? ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE : ReasonCode.NO_ENABLED_CREDENTIALS,
+                    served);
         }
         if (size == 0) {
             return failed(ReasonCode.MODEL_UNMATCHED, served);

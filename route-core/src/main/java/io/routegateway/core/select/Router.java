@@ -514,6 +514,7 @@ public final class Router {
             case MODEL_UNMATCHED:
                 return 3;
             case NO_ENABLED_CREDENTIALS:
+            case CREDENTIAL_AUTH_UNAVAILABLE:
                 return 2;
             default:
                 return 1;

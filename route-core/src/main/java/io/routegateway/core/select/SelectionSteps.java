@@ -13,6 +13,8 @@ import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelKeys;
 import io.routegateway.core.model.WeightMode;
+import io.routegateway.core.oauth.AuthState;
+import io.routegateway.core.oauth.OAuthStatus;
 import io.routegateway.core.state.AccountStatus;
 import io.routegateway.core.state.ModelState;
 import io.routegateway.core.state.ModelStatus;
@@ -80,6 +82,11 @@ public final class SelectionSteps {
         if (status != AccountStatus.OK) {
             return ReasonCode.CREDENTIAL_BLACKLISTED;
         }
+        if (credential.kind() == CredentialKind.OFFICIAL && credential.authUnavailable()) {
+            // an OAuth-managed official account whose access token is expired or was never
+            // authorized: skipped like a revoked one until a refresh or a re-authorization lands
+            return ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE;
+        }
         if (!hasQuota(credential)) {
             return ReasonCode.CREDENTIAL_BLACKLISTED;
         }
@@ -98,12 +105,30 @@ public final class SelectionSteps {
             return "not in the pool";
         }
         if (credential.account().status() != AccountStatus.OK) {
-            return "status " + credential.account().status().wire();
+            return credential.kind() == CredentialKind.OFFICIAL
+                            && credential.account().status() == AccountStatus.REVOKED
+                    ? "status revoked: the subscription account's authorization is void — reauthorize"
+                    : "status " + credential.account().status().wire();
+        }
+        if (credential.kind() == CredentialKind.OFFICIAL && credential.authUnavailable()) {
+            return authDetail(credential.oauth());
         }
         if (!hasQuota(credential)) {
             return "quota exhausted (quota_remaining " + credential.quotaRemaining() + ")";
         }
         return null;
+    }
+
+    /** Why an official account's authorization is unusable, for route check and the views. */
+    static String authDetail(OAuthStatus oauth) {
+        if (oauth.state() == AuthState.EXPIRED) {
+            return "authorization expired"
+                    + (oauth.accessExpiresAt() == null
+                            ? ""
+                            : " (access token expired at " + oauth.accessExpiresAt() + ")")
+                    + ": no refresh has succeeded yet — reauthorize if it persists";
+        }
+        return "authorization " + oauth.state().wire() + ": the subscription account awaits onboarding — authorize it";
     }
 
     /** Quota column null (unlimited) or above zero. */
@@ -252,7 +277,12 @@ public final class SelectionSteps {
         }
         List<CredentialSnapshot> ruled = filterForRule(loadCandidates(pool));
         if (ruled.isEmpty()) {
-            return PoolSelection.failed(ReasonCode.NO_ENABLED_CREDENTIALS, null);
+            // a pool of subscription accounts none of which is authorized says so
+            boolean allAuthUnavailable = pool.stream()
+                    .allMatch(credential -> loadRejection(credential) == ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE);
+            return PoolSelection.failed(
+                    allAuthUnavailable ? ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE : ReasonCode.NO_ENABLED_CREDENTIALS,
+                    null);
         }
         List<PoolCandidate> matched = filterForModel(ruled, requestedModel);
         if (matched.isEmpty()) {

@@ -35,6 +35,10 @@ public final class UpstreamRequests {
     static final String ANTHROPIC_VERSION = "2023-06-01";
     static final String ONE_M_BETA = "context-1m-2025-08-07";
     static final String OAUTH_BETA = "oauth-2025-04-20";
+    /** The header the ChatGPT backend reads the subscription account from (Codex official). */
+    public static final String CHATGPT_ACCOUNT_ID = "chatgpt-account-id";
+    /** The longest account id sent as a header. */
+    static final int MAX_ACCOUNT_ID = 256;
 
     private UpstreamRequests() {}
 
@@ -54,6 +58,31 @@ public final class UpstreamRequests {
             List<Map.Entry<String, String>> clientHeaders,
             String upstreamModel,
             boolean stream) {
+        return forward(
+                platform, kind, baseUrl, secret, protocol, clientBody, clientHeaders, upstreamModel, stream, null);
+    }
+
+    /**
+     * {@link #forward(Platform, CredentialKind, String, String, Protocol, JsonNode, List, String,
+     * boolean)} for an OAuth-managed official account.
+     *
+     * @param accountId the platform account the access token belongs to ({@code
+     *     CredentialSnapshot.oauth().accountId()}), null when none: a Codex official request names
+     *     it in {@code chatgpt-account-id}, as the Codex CLI does
+     * @throws IllegalArgumentException an account id that cannot be a header value (a control
+     *     character, non-ASCII, longer than {@link #MAX_ACCOUNT_ID}): the request is not built
+     */
+    public static UpstreamRequest forward(
+            Platform platform,
+            CredentialKind kind,
+            String baseUrl,
+            String secret,
+            Protocol protocol,
+            JsonNode clientBody,
+            List<Map.Entry<String, String>> clientHeaders,
+            String upstreamModel,
+            boolean stream,
+            String accountId) {
         boolean oneM =
                 upstreamModel != null && !ModelKeys.stripOneM(upstreamModel).equals(upstreamModel);
         String model = ModelKeys.stripOneM(upstreamModel);
@@ -66,6 +95,9 @@ public final class UpstreamRequests {
             }
         }
         addAuth(platform, kind, protocol, secret, headers);
+        if (platform == Platform.CODEX && kind == CredentialKind.OFFICIAL && accountId != null) {
+            headers.add(Map.entry(CHATGPT_ACCOUNT_ID, headerSafeAccountId(accountId)));
+        }
         if (oneM && protocol == Protocol.ANTHROPIC_MESSAGES) {
             appendBeta(headers, ONE_M_BETA);
         }
@@ -152,6 +184,17 @@ public final class UpstreamRequests {
     /** The smallest real generation request for a model connectivity test. */
     public static UpstreamRequest modelTest(
             Platform platform, CredentialKind kind, String baseUrl, String secret, String upstreamModel) {
+        return modelTest(platform, kind, baseUrl, secret, upstreamModel, null);
+    }
+
+    /** {@link #modelTest(Platform, CredentialKind, String, String, String)} naming the official account. */
+    public static UpstreamRequest modelTest(
+            Platform platform,
+            CredentialKind kind,
+            String baseUrl,
+            String secret,
+            String upstreamModel,
+            String accountId) {
         Protocol protocol = testProtocol(platform);
         ObjectNode body = Json.MAPPER.createObjectNode();
         switch (protocol) {
@@ -174,7 +217,7 @@ public final class UpstreamRequests {
                 body.putArray("messages").addObject().put("role", "user").put("content", "ping");
                 body.put("max_tokens", 16);
         }
-        return forward(platform, kind, baseUrl, secret, protocol, body, List.of(), upstreamModel, false);
+        return forward(platform, kind, baseUrl, secret, protocol, body, List.of(), upstreamModel, false, accountId);
     }
 
     /** The protocol a model test speaks to a platform: its first native protocol. */
@@ -212,6 +255,20 @@ public final class UpstreamRequests {
         return base + path;
     }
 
+    /** The account id as a header value: visible ASCII only, never a way to add a header line. */
+    static String headerSafeAccountId(String accountId) {
+        if (accountId.isEmpty() || accountId.length() > MAX_ACCOUNT_ID) {
+            throw new IllegalArgumentException("the account id is empty or longer than " + MAX_ACCOUNT_ID);
+        }
+        for (int i = 0; i < accountId.length(); i++) {
+            char c = accountId.charAt(i);
+            if (c <= 0x20 || c >= 0x7f) {
+                throw new IllegalArgumentException("the account id holds a character a header cannot carry");
+            }
+        }
+        return accountId;
+    }
+
     private static void addAuth(
             Platform platform,
             CredentialKind kind,
@@ -229,7 +286,11 @@ public final class UpstreamRequests {
                 headers.add(Map.entry("x-api-key", secret));
             }
         } else if (protocol == Protocol.GEMINI) {
-            headers.add(Map.entry("x-goog-api-key", secret));
+            // an official (OAuth) account's access token is a bearer token; an api key is x-goog-api-key
+            headers.add(
+                    kind == CredentialKind.OFFICIAL
+                            ? Map.entry("authorization", "Bearer " + secret)
+                            : Map.entry("x-goog-api-key", secret));
         } else {
             headers.add(Map.entry("authorization", "Bearer " + secret));
         }

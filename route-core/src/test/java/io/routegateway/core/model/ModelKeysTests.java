@@ -53,6 +53,22 @@ class ModelKeysTests {
     }
 
     @Test
+    void officialAccountsNeverRewriteTheModelAndChargeTheRequestedNameWithoutItsOneMSuffix() {
+        // mappings on an official account are ignored: the requested name goes upstream as it is
+        assertThat(ModelKeys.upstreamModel(CredentialKind.OFFICIAL, MAPPINGS, "gpt-5.6-sol"))
+                .contains("gpt-5.6-sol");
+        assertThat(ModelKeys.upstreamModel(CredentialKind.OFFICIAL, MAPPINGS, "claude-sonnet-4-5[1m]"))
+                .contains("claude-sonnet-4-5[1m]");
+        assertThat(ModelKeys.modelKey(CredentialKind.OFFICIAL, MAPPINGS, "claude-sonnet-4-5[1m]"))
+                .contains("claude-sonnet-4-5");
+        assertThat(ModelKeys.modelKey(CredentialKind.OFFICIAL, MAPPINGS, "claude-sonnet-4-5"))
+                .contains("claude-sonnet-4-5");
+        // the same name on an api account with that mapping is rewritten
+        assertThat(ModelKeys.upstreamModel(CredentialKind.API, MAPPINGS, "gpt-5.6-sol"))
+                .isNotEqualTo(java.util.Optional.of("gpt-5.6-sol"));
+    }
+
+    @Test
     void aliasesAreEveryClientNameThatReachesTheKeyAndNoneForARemovedMapping() {
         assertThat(ModelKeys.aliases(CredentialKind.API, MAPPINGS, "upstream-sol"))
                 .containsExactly("gpt-5.6-sol", "sol-latest");

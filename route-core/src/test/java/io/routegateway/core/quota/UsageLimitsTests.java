@@ -375,6 +375,31 @@ class UsageLimitsTests {
         }
 
         @Test
+        void codeAssistsQuotaResetTimeStampIsTheReset() {
+            String errorInfo = "{\"@type\":\"type.googleapis.com/google.rpc.ErrorInfo\",\"reason\":\"QUOTA_EXHAUSTED\","
+                    + "\"domain\":\"cloudcode-pa.googleapis.com\",\"metadata\":{\"quotaResetDelay\":\"7200s\","
+                    + "\"quotaResetTimeStamp\":\"2026-12-01T22:15:00Z\"}}";
+            Optional<UsageLimit> limit =
+                    parse(Platform.GEMINI, 429, ResponseHeaders.NONE, resourceExhausted(errorInfo + "," + RETRY_34S));
+            assertThat(limit).hasValueSatisfying(l -> {
+                assertThat(l.resetsAt()).isEqualTo(Instant.parse("2026-12-01T22:15:00Z"));
+                assertThat(l.source()).isEqualTo("ErrorInfo.metadata.quotaResetTimeStamp");
+            });
+        }
+
+        @Test
+        void codeAssistsQuotaResetDelayIsReadWhenTheStampIsMissingOrPast() {
+            String errorInfo =
+                    "{\"@type\":\"type.googleapis.com/google.rpc.ErrorInfo\",\"reason\":\"RATE_LIMIT_EXCEEDED\","
+                            + "\"metadata\":{\"quotaResetDelay\":\"479.417207ms\",\"quotaResetTimeStamp\":\"2020-01-01T00:00:00Z\"}}";
+            assertThat(parse(Platform.GEMINI, 429, ResponseHeaders.NONE, resourceExhausted(errorInfo)))
+                    .hasValueSatisfying(l -> {
+                        assertThat(l.resetsAt()).isEqualTo(NOW.plusSeconds(1));
+                        assertThat(l.source()).isEqualTo("ErrorInfo.metadata.quotaResetDelay");
+                    });
+        }
+
+        @Test
         void theNextPacificMidnightFollowsDaylightSavingTime() {
             // 1 July: PDT (UTC-7), midnight is 07:00 UTC
             assertThat(UsageLimits.nextPacificMidnight(Instant.parse("2026-07-01T12:00:00Z")))

@@ -9,7 +9,10 @@ import java.util.random.RandomGenerator;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.core.oauth.AuthState;
+import io.routegateway.core.oauth.OAuthStatus;
 import org.junit.jupiter.api.Test;
 
 import static io.routegateway.core.select.Fixtures.NOW;
@@ -38,6 +41,17 @@ class RouterTests {
                 false);
     }
 
+    private static RouteResult traced(PoolView view, String model) {
+        return Router.route(
+                view,
+                new RouteRequest(KEY, Protocol.OPENAI_CHAT, model, null),
+                Set.of(),
+                null,
+                new SplittableRandom(7),
+                NOW,
+                true);
+    }
+
     private static PoolView view(List<CredentialSnapshot> credentials, GroupSnapshot... groups) {
         return PoolView.of(credentials, List.of(groups), List.of(KEY));
     }
@@ -53,6 +67,39 @@ class RouterTests {
     }
 
     // ---- the five steps through the router -----------------------------------------------------
+
+    @Test
+    void anOfficialAccountWithoutUsableAuthorizationIsSkippedWithAuthUnavailableAndTheNextOneServes() {
+        CredentialSnapshot expired = cred("a-expired")
+                .official(Platform.CODEX)
+                .priority(0)
+                .oauth(new OAuthStatus(AuthState.EXPIRED, NOW.minusSeconds(5), "acct-a", null))
+                .build();
+        CredentialSnapshot authorized = cred("b-authorized")
+                .official(Platform.CODEX)
+                .priority(1)
+                .oauth(new OAuthStatus(AuthState.AUTHORIZED, NOW.plusSeconds(3600), "acct-b", NOW))
+                .build();
+        RouteResult.Selected selected =
+                selected(traced(view(List.of(expired, authorized), group("g1").build()), "gpt-5"));
+        assertThat(selected.credential().credentialId()).isEqualTo("b-authorized");
+        RouteTrace.CredentialTrace skipped = selected.trace().groups().get(0).credentials().stream()
+                .filter(c -> c.credentialId().equals("a-expired"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(skipped.step()).isEqualTo(1);
+        assertThat(skipped.verdict()).isEqualTo(RouteTrace.Verdict.DROPPED);
+        assertThat(skipped.reason()).isEqualTo(ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE);
+        assertThat(skipped.detail()).startsWith("authorization expired");
+
+        RouteResult.Refused refused =
+                refused(traced(view(List.of(expired), group("g1").build()), "gpt-5"));
+        assertThat(refused.code()).isEqualTo(ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE);
+        assertThat(refused.httpStatus()).isEqualTo(502);
+        assertThat(refused.trace().groups().get(0).credentials())
+                .singleElement()
+                .satisfies(c -> assertThat(c.reason()).isEqualTo(ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE));
+    }
 
     @Test
     void specDefectExampleSelectsCoolingBViaTheFallback() {

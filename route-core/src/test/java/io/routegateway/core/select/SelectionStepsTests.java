@@ -7,6 +7,8 @@ import java.util.Set;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.Platform;
+import io.routegateway.core.oauth.AuthState;
+import io.routegateway.core.oauth.OAuthStatus;
 import io.routegateway.core.state.AccountStatus;
 import io.routegateway.core.state.ModelState;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,70 @@ class SelectionStepsTests {
                 .status(AccountStatus.REVOKED)
                 .build();
         assertThat(SelectionSteps.loadRejection(official)).isEqualTo(ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE);
+    }
+
+    @Test
+    void step1DropsAnOfficialAccountWhoseAuthorizationIsExpiredOrMissingAsAuthUnavailable() {
+        java.time.Instant expiredAt = NOW.minusSeconds(60);
+        CredentialSnapshot expired = cred("a")
+                .official(Platform.CODEX)
+                .oauth(new OAuthStatus(AuthState.EXPIRED, expiredAt, "acct-1", null))
+                .build();
+        CredentialSnapshot unauthorized = cred("b")
+                .official(Platform.CLAUDE)
+                .oauth(OAuthStatus.unauthorized())
+                .build();
+        CredentialSnapshot authorized = cred("c")
+                .official(Platform.CODEX)
+                .oauth(new OAuthStatus(AuthState.AUTHORIZED, NOW.plusSeconds(3600), "acct-1", NOW))
+                .build();
+        CredentialSnapshot staticToken = cred("d").official(Platform.CODEX).build();
+
+        assertThat(SelectionSteps.loadRejection(expired)).isEqualTo(ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE);
+        assertThat(SelectionSteps.loadRejectionDetail(expired))
+                .isEqualTo("authorization expired (access token expired at " + expiredAt
+                        + "): no refresh has succeeded yet — reauthorize if it persists");
+        assertThat(SelectionSteps.loadRejection(unauthorized)).isEqualTo(ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE);
+        assertThat(SelectionSteps.loadRejectionDetail(unauthorized))
+                .isEqualTo("authorization unauthorized: the subscription account awaits onboarding — authorize it");
+        assertThat(SelectionSteps.loadRejection(authorized)).isNull();
+        assertThat(SelectionSteps.loadRejectionDetail(authorized)).isNull();
+        // a legacy official credential holding a static token (oauth null) keeps working
+        assertThat(SelectionSteps.loadRejection(staticToken)).isNull();
+        assertThat(SelectionSteps.loadCandidates(List.of(expired, unauthorized, authorized, staticToken)))
+                .containsExactly(authorized, staticToken);
+    }
+
+    @Test
+    void aPoolWhoseEveryAccountLacksAuthorizationFailsWithAuthUnavailableNotNoEnabledCredentials() {
+        CredentialSnapshot expired = cred("a")
+                .official(Platform.CODEX)
+                .oauth(new OAuthStatus(AuthState.EXPIRED, NOW.minusSeconds(1), null, null))
+                .build();
+        CredentialSnapshot revoked =
+                cred("b").official(Platform.CODEX).status(AccountStatus.REVOKED).build();
+        assertThat(SelectionSteps.selectFromPool(List.of(expired, revoked), "gpt-5", Set.of(), NOW)
+                        .failure())
+                .isEqualTo(ReasonCode.CREDENTIAL_AUTH_UNAVAILABLE);
+        // one disabled api key among them: the pool's answer stays the general one
+        assertThat(SelectionSteps.selectFromPool(
+                                List.of(expired, cred("c").disabled().build()), "gpt-5", Set.of(), NOW)
+                        .failure())
+                .isEqualTo(ReasonCode.NO_ENABLED_CREDENTIALS);
+    }
+
+    @Test
+    void aRevokedSubscriptionAccountsDetailSaysToReauthorize() {
+        CredentialSnapshot official = cred("a")
+                .official(Platform.CLAUDE)
+                .status(AccountStatus.REVOKED)
+                .build();
+        assertThat(SelectionSteps.loadRejectionDetail(official))
+                .startsWith("status revoked")
+                .contains("reauthorize");
+        assertThat(SelectionSteps.loadRejectionDetail(
+                        cred("b").status(AccountStatus.REVOKED).build()))
+                .isEqualTo("status revoked");
     }
 
     @Test

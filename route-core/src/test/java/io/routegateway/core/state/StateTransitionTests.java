@@ -353,6 +353,41 @@ class StateTransitionTests {
         }
 
         @Test
+        void officialCodexEscalatesAfterItsFourBaselineModelsAndGeminiAndGrokAfterTheirOne() {
+            CredentialProfile codex =
+                    new CredentialProfile(Platform.CODEX, CredentialKind.OFFICIAL, List.of(), COOLDOWN_ON, 0);
+            CredentialHealth state = CredentialHealth.HEALTHY;
+            List<String> baseline = Platform.CODEX.baselineModels();
+            for (int i = 0; i < 3; i++) {
+                state = apply(codex, state, status(i, baseline.get(i), 500));
+                assertThat(state.account().cooldownUntil())
+                        .as("codex after %d models", i + 1)
+                        .isNull();
+            }
+            state = apply(codex, state, status(3, baseline.get(3), 500));
+            assertThat(state.account().cooldownUntil()).isEqualTo(t(13));
+            // mappings on an official account are not its denominator: the baseline is
+            CredentialProfile codexWithMappings =
+                    new CredentialProfile(Platform.CODEX, CredentialKind.OFFICIAL, SOL_AND_GLM, COOLDOWN_ON, 0);
+            CredentialHealth two = apply(
+                    codexWithMappings,
+                    CredentialHealth.HEALTHY,
+                    status(0, "upstream-sol", 500),
+                    status(1, "upstream-glm", 500));
+            assertThat(two.account().cooldownUntil()).isNull();
+
+            for (Platform single : List.of(Platform.GEMINI, Platform.GROK)) {
+                CredentialProfile one =
+                        new CredentialProfile(single, CredentialKind.OFFICIAL, List.of(), COOLDOWN_ON, 0);
+                CredentialHealth next = apply(
+                        one,
+                        CredentialHealth.HEALTHY,
+                        status(0, single.baselineModels().get(0), 500));
+                assertThat(next.account().cooldownUntil()).as(single.wire()).isEqualTo(t(10));
+            }
+        }
+
+        @Test
         void baselineSizesAreFourCodexFourClaudeOneGeminiOneGrok() {
             assertThat(Platform.CODEX.baselineModels()).hasSize(4);
             assertThat(Platform.CLAUDE.baselineModels()).hasSize(4);

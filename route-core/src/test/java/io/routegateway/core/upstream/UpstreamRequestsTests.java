@@ -9,8 +9,11 @@ import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.Protocol;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class UpstreamRequestsTests {
 
@@ -104,6 +107,132 @@ class UpstreamRequestsTests {
                 false);
         assertThat(request.header("authorization")).isEqualTo("Bearer oauth-token");
         assertThat(request.header("anthropic-beta")).contains("oauth-2025-04-20");
+    }
+
+    @Test
+    void officialCodexRequestsNameTheChatGptAccountAndNothingElseDoes() throws Exception {
+        UpstreamRequest official = UpstreamRequests.forward(
+                Platform.CODEX,
+                CredentialKind.OFFICIAL,
+                "https://chatgpt.example/backend-api/codex",
+                "access-token",
+                Protocol.OPENAI_RESPONSES,
+                body("{\"model\":\"gpt-5\",\"input\":\"hi\"}"),
+                List.of(Map.entry("chatgpt-account-id", "client-chosen")),
+                "gpt-5",
+                false,
+                "acct-123");
+        assertThat(official.header("chatgpt-account-id")).isEqualTo("acct-123");
+        assertThat(official.headers().stream().filter(h -> h.getKey().equals("chatgpt-account-id")))
+                .as("a client's own header never passes")
+                .hasSize(1);
+        assertThat(official.header("authorization")).isEqualTo("Bearer access-token");
+        // official requests never rewrite the model
+        assertThat(Json.MAPPER.readTree(official.body()).get("model").asText()).isEqualTo("gpt-5");
+
+        UpstreamRequest api = UpstreamRequests.forward(
+                Platform.CODEX,
+                CredentialKind.API,
+                "https://relay.example",
+                "sk",
+                Protocol.OPENAI_RESPONSES,
+                body("{}"),
+                List.of(),
+                "gpt-5",
+                false,
+                "acct-123");
+        assertThat(api.header("chatgpt-account-id")).isNull();
+        UpstreamRequest claude = UpstreamRequests.forward(
+                Platform.CLAUDE,
+                CredentialKind.OFFICIAL,
+                "https://api.anthropic.example",
+                "t",
+                Protocol.ANTHROPIC_MESSAGES,
+                body("{}"),
+                List.of(),
+                "claude-sonnet-4-5",
+                false,
+                "acct-123");
+        assertThat(claude.header("chatgpt-account-id")).isNull();
+        UpstreamRequest noAccount = UpstreamRequests.forward(
+                Platform.CODEX,
+                CredentialKind.OFFICIAL,
+                "https://chatgpt.example",
+                "t",
+                Protocol.OPENAI_RESPONSES,
+                body("{}"),
+                List.of(),
+                "gpt-5",
+                false,
+                null);
+        assertThat(noAccount.header("chatgpt-account-id")).isNull();
+        assertThat(UpstreamRequests.modelTest(
+                                Platform.CODEX,
+                                CredentialKind.OFFICIAL,
+                                "https://chatgpt.example",
+                                "t",
+                                "gpt-5",
+                                "acct-9")
+                        .header("chatgpt-account-id"))
+                .isEqualTo("acct-9");
+    }
+
+    @ParameterizedTest(name = "account id {0}")
+    @ValueSource(strings = {"acct\r\nx-injected: 1", "acct 1", "acct\u0000", "ácct", ""})
+    void anAccountIdThatCannotBeAHeaderValueIsRefused(String accountId) {
+        assertThatThrownBy(() -> UpstreamRequests.forward(
+                        Platform.CODEX,
+                        CredentialKind.OFFICIAL,
+                        "https://chatgpt.example",
+                        "t",
+                        Protocol.OPENAI_RESPONSES,
+                        body("{}"),
+                        List.of(),
+                        "gpt-5",
+                        false,
+                        accountId))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageNotContaining("x-injected");
+        assertThatThrownBy(() -> UpstreamRequests.forward(
+                        Platform.CODEX,
+                        CredentialKind.OFFICIAL,
+                        "https://chatgpt.example",
+                        "t",
+                        Protocol.OPENAI_RESPONSES,
+                        body("{}"),
+                        List.of(),
+                        "gpt-5",
+                        false,
+                        "a".repeat(257)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void officialGeminiAccountsSendTheAccessTokenAsABearerAndApiKeysAsXGoogApiKey() throws Exception {
+        UpstreamRequest official = UpstreamRequests.forward(
+                Platform.GEMINI,
+                CredentialKind.OFFICIAL,
+                "https://generativelanguage.example",
+                "ya29.token",
+                Protocol.GEMINI,
+                body("{\"contents\":[]}"),
+                List.of(),
+                "gemini-2.5-pro",
+                false);
+        assertThat(official.header("authorization")).isEqualTo("Bearer ya29.token");
+        assertThat(official.header("x-goog-api-key")).isNull();
+        UpstreamRequest api = UpstreamRequests.forward(
+                Platform.GEMINI,
+                CredentialKind.API,
+                "https://generativelanguage.example",
+                "AIza-key",
+                Protocol.GEMINI,
+                body("{\"contents\":[]}"),
+                List.of(),
+                "gemini-2.5-pro",
+                false);
+        assertThat(api.header("x-goog-api-key")).isEqualTo("AIza-key");
+        assertThat(api.header("authorization")).isNull();
     }
 
     @Test
