@@ -44,7 +44,12 @@ import io.vertx.core.http.HttpServerResponse;
  *                                    material, also as each platform CLI's credentials file
  * </pre>
  *
- * Speaks OpenAI Chat Completions and Responses, Anthropic Messages and Gemini, buffered and SSE. A
+ * A streamed request may ask a healthy account for a slow stream, whatever the account's behaviour
+ * is otherwise ({@link SlowStream}): {@code "demo_stream":{"frames":20,"interval_ms":50}} in the body
+ * gets 20 one-token frames 50 ms apart, then the protocol's terminal frames (the benchmark's
+ * concurrent-streams scenario).
+ *
+ * <p>Speaks OpenAI Chat Completions and Responses, Anthropic Messages and Gemini, buffered and SSE. A
  * healthy account plays an agent's turn ({@link ToolCalls}): offered tools, it calls the first one
  * (arguments from the tool's schema); given the tool's result, it answers with a final text.
  * Any key is accepted as a healthy account unless it starts with {@code invalid}.
@@ -287,6 +292,11 @@ public final class DemoUpstream {
                 if (ToolCalls.endsWithToolResult(protocol, request)) {
                     text = ToolCalls.afterResult(text);
                 }
+                SlowStream slow = stream ? SlowStream.of(request) : null;
+                if (slow != null) {
+                    slow.send(vertx, response, protocol, Replies.stream(protocol, model, slow.text()));
+                    return;
+                }
                 if (stream) {
                     sse(response);
                     for (String frame : Replies.stream(protocol, model, text)) {
@@ -485,7 +495,7 @@ public final class DemoUpstream {
         return account.length() > 16 ? account.substring(0, 16) : account;
     }
 
-    private static void sse(HttpServerResponse response) {
+    static void sse(HttpServerResponse response) {
         response.setStatusCode(200)
                 .putHeader("content-type", "text/event-stream")
                 .putHeader("cache-control", "no-cache")
