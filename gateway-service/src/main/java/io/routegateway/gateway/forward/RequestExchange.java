@@ -578,8 +578,12 @@ final class RequestExchange {
             response.write(chunk);
             return;
         }
-        byte[] out = usageFrames.feed(chunk.getBytes());
-        if (out.length > 0) {
+        byte[] in = chunk.getBytes();
+        byte[] out = usageFrames.feed(in);
+        if (out == in) {
+            // the common case, a chunk of whole frames without the usage frame: it goes out as it came
+            response.write(chunk);
+        } else if (out.length > 0) {
             response.write(Buffer.buffer(out));
         }
     }

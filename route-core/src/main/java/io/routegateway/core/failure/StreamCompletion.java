@@ -40,6 +40,12 @@ public final class StreamCompletion {
     private static final int[][] TOKENS = PATTERNS.toArray(new int[0][]);
     private static final long[] WHITESPACE_POSITIONS =
             PATTERNS.stream().mapToLong(StreamCompletion::whitespacePositions).toArray();
+    /**
+     * The characters a pattern starts with: while no pattern is part-way matched, any other
+     * character leaves every state at rest, so it is skipped without stepping the patterns (on SSE
+     * text that is most of its bytes).
+     */
+    private static final boolean[] STARTS = starts();
 
     private StreamCompletion() {}
 
@@ -78,10 +84,16 @@ public final class StreamCompletion {
                 return this;
             }
             long[] next = states.clone();
+            boolean resting = resting(next);
             for (int i = 0; i < chunk.length(); i++) {
-                if (step(next, chunk.charAt(i))) {
+                char c = chunk.charAt(i);
+                if (resting && (c >= STARTS.length || !STARTS[c])) {
+                    continue;
+                }
+                if (step(next, c)) {
                     return new Scan(next, true);
                 }
+                resting = resting(next);
             }
             return new Scan(next, false);
         }
@@ -91,12 +103,28 @@ public final class StreamCompletion {
                 return this;
             }
             long[] next = states.clone();
+            boolean resting = resting(next);
             for (int i = offset; i < offset + length; i++) {
-                if (step(next, bytes[i] & 0xFF)) {
+                int c = bytes[i] & 0xFF;
+                if (resting && !STARTS[c]) {
+                    continue;
+                }
+                if (step(next, c)) {
                     return new Scan(next, true);
                 }
+                resting = resting(next);
             }
             return new Scan(next, false);
+        }
+
+        /** Whether no pattern is part-way matched. */
+        private static boolean resting(long[] states) {
+            for (long state : states) {
+                if (state != 0) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /**
@@ -131,6 +159,17 @@ public final class StreamCompletion {
             }
             return matched;
         }
+    }
+
+    private static boolean[] starts() {
+        boolean[] starts = new boolean[256];
+        for (int[] tokens : TOKENS) {
+            if (tokens[0] == WS) {
+                throw new IllegalStateException("a pattern may not start with whitespace");
+            }
+            starts[tokens[0]] = true;
+        }
+        return starts;
     }
 
     private static long[] initialStates() {

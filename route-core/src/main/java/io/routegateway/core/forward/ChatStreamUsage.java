@@ -68,7 +68,11 @@ public final class ChatStreamUsage {
         /** Bytes of the unfinished last frame, held until its blank line. */
         private byte[] held = EMPTY;
 
-        /** The bytes to write to the client now. */
+        /**
+         * The bytes to write to the client now: {@code chunk} itself (the same array) when nothing was
+         * held and it ends on a frame boundary without a usage frame, so the caller may send its
+         * original buffer.
+         */
         public byte[] feed(byte[] chunk) {
             byte[] text = concat(held, chunk);
             int end = lastFrameEnd(text);

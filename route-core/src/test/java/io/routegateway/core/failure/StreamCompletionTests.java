@@ -2,6 +2,7 @@ package io.routegateway.core.failure;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -189,5 +190,54 @@ class StreamCompletionTests {
                 || text.contains("message_stop")
                 || text.matches("(?s).*\"finish_reason\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"stop\".*")
                 || text.matches("(?s).*\"finishReason\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"STOP\".*");
+    }
+    /** The markers as a regular expression: what the scan (and its skipping of resting characters) must agree with. */
+    private static final Pattern REFERENCE = Pattern.compile("response\\.completed|\\[DONE]|message_stop"
+            + "|\"finish_reason\"[ \\t\\n\\r]*:[ \\t\\n\\r]*\"stop\""
+            + "|\"finishReason\"[ \\t\\n\\r]*:[ \\t\\n\\r]*\"STOP\"");
+
+    @Property
+    void theScanAgreesWithTheMarkersAsARegularExpression(
+            @ForAll("markerFragments") String text, @ForAll @IntRange(min = 0, max = 200) int split) {
+        boolean expected = REFERENCE.matcher(text).find();
+        assertThat(StreamCompletion.hasTerminalMarker(text)).isEqualTo(expected);
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        int at = Math.min(split, bytes.length);
+        StreamCompletion.Scan scan = StreamCompletion.scan().feed(bytes, 0, at).feed(bytes, at, bytes.length - at);
+        assertThat(scan.completed()).isEqualTo(expected);
+    }
+
+    @Provide
+    Arbitrary<String> markerFragments() {
+        return Arbitraries.of(
+                        "\"finish_reason\"",
+                        "\"finishReason\"",
+                        "\"stop\"",
+                        "\"STOP\"",
+                        ":",
+                        " ",
+                        "\t",
+                        "\n",
+                        "\r",
+                        "\"",
+                        "response.",
+                        "response",
+                        ".completed",
+                        "completed",
+                        "[DONE",
+                        "[",
+                        "DONE]",
+                        "]",
+                        "message_",
+                        "stop",
+                        "m",
+                        "r",
+                        "data: ",
+                        "{\"choices\":[",
+                        "é",
+                        "x")
+                .list()
+                .ofMaxSize(24)
+                .map(parts -> String.join("", parts));
     }
 }

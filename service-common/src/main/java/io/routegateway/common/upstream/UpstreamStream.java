@@ -146,12 +146,14 @@ public final class UpstreamStream {
                 return;
             }
             watch.touch();
-            String text = chunk.toString(StandardCharsets.UTF_8);
-            scan = scan.feed(text);
-            kept.append(text);
+            // one copy per chunk: the marker scan reads the bytes, the kept text holds them and
+            // decodes once per stream; only the first chunk is decoded now (its failure check)
+            byte[] bytes = chunk.getBytes();
+            scan = scan.feed(bytes, 0, bytes.length);
+            kept.append(bytes);
             if (firstChunk == null) {
                 firstChunk = chunk;
-                firstChunkText = text;
+                firstChunkText = new String(bytes, StandardCharsets.UTF_8);
                 response.pause();
                 watch.suspend();
                 onFirstChunk.accept(this);

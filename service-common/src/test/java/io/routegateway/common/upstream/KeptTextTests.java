@@ -1,0 +1,77 @@
+package io.routegateway.common.upstream;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class KeptTextTests {
+
+    @Test
+    void aShortStreamIsKeptWholeInLittleMemory() {
+        KeptText kept = new KeptText();
+        String frame = "data: {\"choices\":[{\"delta\":{\"content\":\"tok \"}}]}\n\n";
+        for (int i = 0; i < 22; i++) {
+            kept.append(frame.getBytes(StandardCharsets.UTF_8));
+        }
+
+        assertThat(kept.text()).isEqualTo(frame.repeat(22));
+        // sized for what it holds (about 1.2 KB here), not for the 64 KB head limit
+        assertThat(kept.retainedBytes()).isLessThan(4 * frame.length() * 22);
+    }
+
+    @Test
+    void aLongStreamHoldsAtMostTheHeadAndTheTail() {
+        KeptText kept = new KeptText();
+        kept.append("data: head\n\n".getBytes(StandardCharsets.UTF_8));
+        byte[] frame = ("data: " + "x".repeat(200) + "\n\n").getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < 20_000; i++) {
+            kept.append(Arrays.copyOf(frame, frame.length));
+        }
+        kept.append("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(kept.retainedBytes()).isLessThanOrEqualTo(KeptText.HEAD_LIMIT + KeptText.TAIL_LIMIT + frame.length);
+        String text = kept.text();
+        assertThat(text).startsWith("data: head").endsWith("\n\ndata: [DONE]\n\n");
+        // the tail starts on a frame boundary: every frame in it is whole
+        assertThat(text.substring(KeptText.HEAD_LIMIT, KeptText.HEAD_LIMIT + 2)).isEqualTo("\n\n");
+        String tail = text.substring(KeptText.HEAD_LIMIT + 2);
+        assertThat(tail).startsWith("data: x");
+        assertThat(tail.split("\n\n")).allSatisfy(f -> assertThat(f).matches("data: (x{200}|\\[DONE])"));
+    }
+
+    @Test
+    void aCharacterSplitBetweenTwoChunksIsDecodedWhole() {
+        byte[] bytes = "data: {\"content\":\"héllo 世界\"}\n\n".getBytes(StandardCharsets.UTF_8);
+        KeptText kept = new KeptText();
+        // split inside the two-byte é and inside the three-byte 世
+        int e = indexOf(bytes, (byte) 0xC3) + 1;
+        int cjk = indexOf(bytes, (byte) 0xE4) + 2;
+        kept.append(Arrays.copyOfRange(bytes, 0, e));
+        kept.append(Arrays.copyOfRange(bytes, e, cjk));
+        kept.append(Arrays.copyOfRange(bytes, cjk, bytes.length));
+
+        assertThat(kept.text()).isEqualTo("data: {\"content\":\"héllo 世界\"}\n\n");
+    }
+
+    @Test
+    void textPastTheHeadIsKeptInTheTailUnspliced() {
+        KeptText kept = new KeptText();
+        byte[] big = ("data: " + "y".repeat(KeptText.HEAD_LIMIT) + "\n\n").getBytes(StandardCharsets.UTF_8);
+        kept.append(big);
+        kept.append("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(kept.text()).isEqualTo(new String(big, StandardCharsets.UTF_8) + "data: [DONE]\n\n");
+    }
+
+    private static int indexOf(byte[] bytes, byte b) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
