@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.netty.channel.ConnectTimeoutException;
@@ -37,6 +38,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -59,8 +61,14 @@ public class UpstreamClient {
 
     private static final Logger LOG = Logger.getLogger(UpstreamClient.class);
 
-    /** HTTP/1.1 connections kept per upstream host (each carries one request at a time). */
-    public static final int HTTP1_CONNECTIONS_PER_HOST = 1024;
+    /**
+     * HTTP/1.1 connections per upstream host by default (each carries one request at a time, so a
+     * long stream holds one for its whole length): {@code route.upstream.http1-connections-per-host}.
+     * A request beyond it waits in the pool (within its connect ceiling), so the pool bounds the
+     * concurrent streams a replica relays to one cleartext host; each connection is one file
+     * descriptor.
+     */
+    public static final int HTTP1_CONNECTIONS_PER_HOST = 4096;
     /** HTTP/2 connections per upstream host (each multiplexes many requests). */
     public static final int HTTP2_CONNECTIONS_PER_HOST = 8;
     /** Idle pooled connections are closed after this many seconds. */
@@ -84,14 +92,33 @@ public class UpstreamClient {
         }
     }
 
+    private final int http1ConnectionsPerHost;
+
     UpstreamClient(Vertx vertx) {
+        this(vertx, HTTP1_CONNECTIONS_PER_HOST);
+    }
+
+    @Inject
+    UpstreamClient(
+            Vertx vertx,
+            @ConfigProperty(name = "route.upstream.http1-connections-per-host", defaultValue = "4096")
+                    int http1ConnectionsPerHost) {
+        if (http1ConnectionsPerHost < 1) {
+            throw new IllegalArgumentException("route.upstream.http1-connections-per-host must be at least 1");
+        }
         this.vertx = vertx;
+        this.http1ConnectionsPerHost = http1ConnectionsPerHost;
+    }
+
+    /** The HTTP/1.1 pool's size per upstream host. */
+    public int http1ConnectionsPerHost() {
+        return http1ConnectionsPerHost;
     }
 
     private Clients clients(Duration connectCeiling) {
         return byConnectCeiling.computeIfAbsent(connectCeiling, ceiling -> {
             PoolOptions pool = new PoolOptions()
-                    .setHttp1MaxSize(HTTP1_CONNECTIONS_PER_HOST)
+                    .setHttp1MaxSize(http1ConnectionsPerHost)
                     .setHttp2MaxSize(HTTP2_CONNECTIONS_PER_HOST);
             HttpClient cleartext =
                     vertx.createHttpClient(baseOptions(ceiling).setProtocolVersion(HttpVersion.HTTP_1_1), pool);
