@@ -85,6 +85,10 @@ lines = [
 bridges = os.environ.get("BRIDGES_SECTION")
 if bridges and os.path.exists(bridges):
     lines += ["", open(bridges).read().rstrip()]
+# the concurrent-streams and large-body section (bench/streams_report.py), when there is one
+streams = os.environ.get("STREAMS_SECTION")
+if streams and os.path.exists(streams):
+    lines += ["", open(streams).read().rstrip()]
 analysis = os.path.join(os.path.dirname(os.path.abspath(__file__)), "analysis.md")
 if os.path.exists(analysis):
     lines += ["", open(analysis).read().rstrip()]

@@ -3,7 +3,16 @@
 # same upstream and against nginx as a plain one-hop proxy, interleaved in one run, and writes a
 # markdown report to bench/results/<timestamp>.md (docs/performance.md holds the latest).
 #
-#   bench/run.sh [--duration SECONDS] [--rounds N] [--build] [--hold]
+#   bench/run.sh [--duration SECONDS] [--rounds N] [--build] [--hold] [--streams-only]
+#
+# --streams-only runs only the concurrent-streams and large-body scenarios (bench/StreamLoad.java:
+# N concurrent slow streams and 200 KB prompts, direct and through the gateway, interleaved) and
+# writes their section to bench/results/<timestamp>-streams.md, leaving docs/performance.md alone;
+# without it they run after the other figures and their section is part of the report. Tuned by
+# STREAM_COUNTS (default "1000 4000 10000"), STREAM_FRAMES (20), STREAM_INTERVAL_MS (50),
+# STREAM_SECONDS (measured window per run, 20), STREAM_ROUNDS (2), BODY_KB (200), BODY_SECONDS (10).
+# To compare two builds under the same load, GATEWAY_B_APP=<another quarkus-app directory> runs the
+# second replica from it and STREAM_COMPARE=1 adds its runs ("gateway-b") to every round.
 #
 # --hold starts and seeds everything, prints the ports and keys, and waits (for profiling by hand)
 # instead of measuring; Ctrl-C stops it all.
@@ -19,12 +28,14 @@ DURATION=10
 ROUNDS=3
 BUILD=0
 HOLD=0
+STREAMS_ONLY=0
 while [ $# -gt 0 ]; do
   case $1 in
     --duration) DURATION=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
     --build) BUILD=1; shift ;;
     --hold) HOLD=1; shift ;;
+    --streams-only) STREAMS_ONLY=1; shift ;;
     *) die "unknown argument $1" ;;
   esac
 done
@@ -54,6 +65,17 @@ STATE_WARMUP_ACTIONS=1000
 # protocol bridges: sequential requests per scenario and round (bench/bridges.py)
 BRIDGE_REQUESTS=200
 BRIDGE_ROUNDS=3
+# concurrent streams and large bodies (bench/StreamLoad.java)
+STREAM_COUNTS=${STREAM_COUNTS:-1000 4000 10000}
+STREAM_FRAMES=${STREAM_FRAMES:-20}
+STREAM_INTERVAL_MS=${STREAM_INTERVAL_MS:-50}
+STREAM_SECONDS=${STREAM_SECONDS:-20}
+STREAM_ROUNDS=${STREAM_ROUNDS:-2}
+BODY_KB=${BODY_KB:-200}
+BODY_SECONDS=${BODY_SECONDS:-10}
+STREAM_COMPARE=${STREAM_COMPARE:-0}
+GATEWAY_APP=${GATEWAY_APP:-$ROOT_DIR/gateway-service/target/quarkus-app}
+GATEWAY_B_APP=${GATEWAY_B_APP:-$GATEWAY_APP}
 PIDS=()
 
 cleanup() {
@@ -67,8 +89,10 @@ trap "exit 130" INT TERM
 
 install_tools() {
   local missing=()
-  command -v wrk >/dev/null || missing+=(wrk)
-  command -v nginx >/dev/null || missing+=(nginx-light)
+  if [ "$STREAMS_ONLY" = 0 ]; then
+    command -v wrk >/dev/null || missing+=(wrk)
+    command -v nginx >/dev/null || missing+=(nginx-light)
+  fi
   command -v python3 >/dev/null || missing+=(python3)
   if [ ${#missing[@]} -gt 0 ]; then
     log "Installing ${missing[*]}"
@@ -122,6 +146,8 @@ service_env() {
   # Local-only state-signing pair (the services' %test pair): state-service signs, the gateways verify.
   echo "ROUTE_STATE_SIGNING_PRIVATE_KEY=MC4CAQAwBQYDK2VwBCIEIFVRZTuRtIVA3uSyuHMgFsSnICbjZjkhfMUX/cUfYe1P"
   echo "ROUTE_STATE_SIGNING_PUBLIC_KEYS=k1=MCowBQYDK2VwAyEAxjNvnsJavKodrTFRxNBuceojR4W4BORHWBaUyi3wSng="
+  # as the chart sets it: one upstream connection per concurrent stream (bench/StreamLoad.java holds up to 10,000)
+  echo "ROUTE_UPSTREAM_HTTP1_CONNECTIONS_PER_HOST=12000"
   echo "QUARKUS_LOG_LEVEL=WARN"
   echo "QUARKUS_HTTP_HOST=127.0.0.1"
   echo "QUARKUS_MANAGEMENT_HOST=127.0.0.1"
@@ -139,9 +165,9 @@ start_gateways() {
   local -a env_vars
   mapfile -t env_vars < <(service_env)
   start_bg GATEWAY "$BENCH_DIR/gateway-a.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_PORT QUARKUS_MANAGEMENT_PORT=$GATEWAY_MANAGEMENT_PORT \
-    java $GATEWAY_JAVA_OPTS -jar "$ROOT_DIR/gateway-service/target/quarkus-app/quarkus-run.jar"
+    java $GATEWAY_JAVA_OPTS -jar "$GATEWAY_APP/quarkus-run.jar"
   start_bg GATEWAY_B "$BENCH_DIR/gateway-b.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_B_PORT QUARKUS_MANAGEMENT_PORT=$GATEWAY_B_MANAGEMENT_PORT \
-    java $GATEWAY_JAVA_OPTS -jar "$ROOT_DIR/gateway-service/target/quarkus-app/quarkus-run.jar"
+    java $GATEWAY_JAVA_OPTS -jar "$GATEWAY_B_APP/quarkus-run.jar"
   wait_http "http://127.0.0.1:$GATEWAY_MANAGEMENT_PORT/q/health/ready" 200 gateway-a
   wait_http "http://127.0.0.1:$GATEWAY_B_MANAGEMENT_PORT/q/health/ready" 200 gateway-b
 }
@@ -231,6 +257,72 @@ usage_backlog() { # usage records the gateways handed to Kafka that state-servic
 
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
+stream_load() { # mode label port key [args...] -> one JSON line (bench/StreamLoad.java)
+  local mode=$1 label=$2 port=$3 key=$4
+  shift 4
+  java -Xmx1g -XX:+UseSerialGC -cp "$(cat "$ROOT_DIR/demo-upstream/target/runtime-classpath.txt")" \
+    "$ROOT_DIR/bench/StreamLoad.java" "$mode" --label "$label" --port "$port" --key "$key" "$@" 2>>"$RAW" ||
+    echo "{\"label\":\"$label\",\"error\":\"not measured, see the raw log\"}"
+}
+
+# The concurrent-streams scenario (N slow streams at once, direct and through the first gateway,
+# interleaved per round) and the large-body one (200 KB prompts against small ones, CPU per request
+# and per KB); every figure is written as one JSON line to $BENCH_DIR/streams.jsonl, and the section
+# to $BENCH_DIR/streams.md (bench/streams_report.py).
+streams_scenarios() {
+  local out="$BENCH_DIR/streams.jsonl" n r fd_limit cap
+  : >"$out"
+  fd_limit=$(ulimit -n)
+  # one process holds N client sockets and N upstream sockets through the gateway; leave room for
+  # its JVM, Kafka and PostgreSQL connections
+  cap=$(((fd_limit - 500) / 2))
+  log "Concurrent streams: ${STREAM_COUNTS} streams of $STREAM_FRAMES frames ${STREAM_INTERVAL_MS} ms apart (fd limit $fd_limit)"
+  # warm the streaming path (JIT) before the first measured run: after the throughput rounds a short
+  # one is enough, alone (--streams-only) the JIT needs about a minute of streams
+  local warm=15
+  [ "$STREAMS_ONLY" = 0 ] || warm=${STREAM_WARMUP_SECONDS:-60}
+  stream_load streams warm-up "$GATEWAY_PORT" "$ACCESS_KEY" --streams 500 --frames "$STREAM_FRAMES" \
+    --interval-ms "$STREAM_INTERVAL_MS" --seconds "$warm" >/dev/null
+  if [ "$STREAM_COMPARE" = 1 ]; then
+    stream_load streams warm-up "$GATEWAY_B_PORT" "$ACCESS_KEY" --streams 500 --frames "$STREAM_FRAMES" \
+      --interval-ms "$STREAM_INTERVAL_MS" --seconds "$warm" >/dev/null
+  fi
+  for n in $STREAM_COUNTS; do
+    local held=$n
+    [ "$held" -le "$cap" ] || held=$cap
+    for ((r = 1; r <= STREAM_ROUNDS; r++)); do
+      echo "{\"uptime\":\"$(uptime | sed 's/.*load/load/')\",\"asked\":$n,\"round\":$r}" >>"$out"
+      stream_load streams direct "$UPSTREAM_PORT" bench-upstream-0 --streams "$held" --frames "$STREAM_FRAMES" \
+        --interval-ms "$STREAM_INTERVAL_MS" --seconds "$STREAM_SECONDS" --watch "upstream=$UPSTREAM_PID" >>"$out"
+      stream_load streams gateway "$GATEWAY_PORT" "$ACCESS_KEY" --streams "$held" --frames "$STREAM_FRAMES" \
+        --interval-ms "$STREAM_INTERVAL_MS" --seconds "$STREAM_SECONDS" \
+        --watch "gateway=$GATEWAY_PID" --watch "upstream=$UPSTREAM_PID" >>"$out"
+      if [ "$STREAM_COMPARE" = 1 ]; then
+        stream_load streams gateway-b "$GATEWAY_B_PORT" "$ACCESS_KEY" --streams "$held" --frames "$STREAM_FRAMES" \
+          --interval-ms "$STREAM_INTERVAL_MS" --seconds "$STREAM_SECONDS" \
+          --watch "gateway=$GATEWAY_B_PID" --watch "upstream=$UPSTREAM_PID" >>"$out"
+      fi
+    done
+  done
+  log "Large bodies: ${BODY_KB} KB prompts against small ones"
+  for ((r = 1; r <= STREAM_ROUNDS; r++)); do
+    echo "{\"uptime\":\"$(uptime | sed 's/.*load/load/')\",\"round\":$r}" >>"$out"
+    stream_load body body-small "$GATEWAY_PORT" "$ACCESS_KEY" --body-kb 1 --concurrency 4 --seconds "$BODY_SECONDS" \
+      --watch "gateway=$GATEWAY_PID" --watch "upstream=$UPSTREAM_PID" >>"$out"
+    stream_load body body-large "$GATEWAY_PORT" "$ACCESS_KEY" --body-kb "$BODY_KB" --concurrency 4 --seconds "$BODY_SECONDS" \
+      --watch "gateway=$GATEWAY_PID" --watch "upstream=$UPSTREAM_PID" >>"$out"
+    if [ "$STREAM_COMPARE" = 1 ]; then
+      stream_load body body-small-b "$GATEWAY_B_PORT" "$ACCESS_KEY" --body-kb 1 --concurrency 4 --seconds "$BODY_SECONDS" \
+        --watch "gateway=$GATEWAY_B_PID" --watch "upstream=$UPSTREAM_PID" >>"$out"
+      stream_load body body-large-b "$GATEWAY_B_PORT" "$ACCESS_KEY" --body-kb "$BODY_KB" --concurrency 4 \
+        --seconds "$BODY_SECONDS" --watch "gateway=$GATEWAY_B_PID" --watch "upstream=$UPSTREAM_PID" >>"$out"
+    fi
+    stream_load body body-large-direct "$UPSTREAM_PORT" bench-upstream-0 --body-kb "$BODY_KB" --concurrency 4 \
+      --seconds "$BODY_SECONDS" --watch "upstream=$UPSTREAM_PID" >>"$out"
+  done
+  python3 "$ROOT_DIR/bench/streams_report.py" "$out" "$fd_limit" >"$BENCH_DIR/streams.md"
+}
+
 main() {
   install_tools
   build
@@ -244,13 +336,13 @@ main() {
   # a fresh broker: events left by an earlier run would meet credentials this database never had
   rm -rf "$LOCAL_DIR/kafka/$KAFKA_PORT"
   "$ROOT_DIR/deploy/local/kafka.sh" start --port "$KAFKA_PORT" >/dev/null
-  start_bg UPSTREAM "$BENCH_DIR/upstream.log" java -Xmx256m -cp \
+  start_bg UPSTREAM "$BENCH_DIR/upstream.log" java -Xmx512m -cp \
     "$(cat "$ROOT_DIR/demo-upstream/target/runtime-classpath.txt"):$ROOT_DIR/demo-upstream/target/classes" \
     io.routegateway.demo.DemoUpstream "$UPSTREAM_PORT"
   wait_http "http://127.0.0.1:$UPSTREAM_PORT/v1/models" 200 demo-upstream
   sed "s#__DIR__#$BENCH_DIR/nginx#g; s#__UPSTREAM_PORT__#$UPSTREAM_PORT#; s#__NGINX_PORT__#$NGINX_PORT#" \
     "$ROOT_DIR/bench/nginx.conf.template" >"$BENCH_DIR/nginx/nginx.conf"
-  nginx -c "$BENCH_DIR/nginx/nginx.conf" -p "$BENCH_DIR/nginx"
+  [ "$STREAMS_ONLY" = 1 ] || nginx -c "$BENCH_DIR/nginx/nginx.conf" -p "$BENCH_DIR/nginx"
   start_services
   seed
   start_gateways
@@ -260,6 +352,13 @@ main() {
       "gateways :$GATEWAY_PORT (PID $GATEWAY_PID) and :$GATEWAY_B_PORT, access key $ACCESS_KEY," \
       "lag access key $LAG_ACCESS_KEY"
     while true; do sleep 3600 & wait $!; done
+  fi
+  if [ "$STREAMS_ONLY" = 1 ]; then
+    streams_scenarios
+    cp "$BENCH_DIR/streams.md" "$RESULTS_DIR/$stamp-streams.md"
+    log "Report: $RESULTS_DIR/$stamp-streams.md (raw figures $BENCH_DIR/streams.jsonl)"
+    cat "$BENCH_DIR/streams.md"
+    return
   fi
   local direct="http://127.0.0.1:$UPSTREAM_PORT/v1/chat/completions"
   local viaNginx="http://127.0.0.1:$NGINX_PORT/v1/chat/completions"
@@ -332,12 +431,14 @@ main() {
     "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_SAMPLES" $((LAG_WARMUP_SAMPLES + 1)) 2>>"$RAW" ||
     echo '{"error":"not measured, see the raw log"}')
 
+  streams_scenarios
+
   log "JMH: selection over 1,000 credentials"
   local jmh
   jmh=$("$ROOT_DIR/bench/jmh.sh" 2>>"$RAW" | tail -n 5 || echo "not measured")
 
   local report="$RESULTS_DIR/$stamp.md"
-  BRIDGES_SECTION="$BENCH_DIR/bridges.md" python3 "$ROOT_DIR/bench/report.py" "$report" \
+  BRIDGES_SECTION="$BENCH_DIR/bridges.md" STREAMS_SECTION="$BENCH_DIR/streams.md" python3 "$ROOT_DIR/bench/report.py" "$report" \
     "$(median "${d_json[@]}")" "$(median "${n_json[@]}")" "$(median "${g_json[@]}")" \
     "$(median "${d_sse[@]}")" "$(median "${n_sse[@]}")" "$(median "${g_sse[@]}")" \
     "$lat_direct" "$lat_gateway" "$ttft_direct" "$ttft_gateway" "$rss_max" "$lag" "$jmh" \
