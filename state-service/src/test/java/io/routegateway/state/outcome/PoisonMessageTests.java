@@ -1,6 +1,5 @@
 package io.routegateway.state.outcome;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -18,7 +17,6 @@ import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 
 import static io.routegateway.state.support.OutcomeFixtures.PRIMARY_CONFIG;
@@ -26,6 +24,8 @@ import static io.routegateway.state.support.OutcomeFixtures.credential;
 import static io.routegateway.state.support.OutcomeFixtures.failure;
 import static io.routegateway.state.support.OutcomeFixtures.json;
 import static io.routegateway.state.support.OutcomeFixtures.processed;
+import static io.routegateway.state.support.Records.header;
+import static io.routegateway.state.support.Records.only;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -79,19 +79,6 @@ class PoisonMessageTests {
         // at least these three (a shared broker may carry other modules' strays for unknown credentials)
         assertThat(deadLettered()).isGreaterThanOrEqualTo(deadLetteredBefore + 3);
         assertThat(processed(forMissing.eventId())).isZero();
-    }
-
-    private static ConsumerRecord<String, String> only(List<ConsumerRecord<String, String>> records, String value) {
-        List<ConsumerRecord<String, String>> matching =
-                records.stream().filter(record -> value.equals(record.value())).toList();
-        assertThat(matching).hasSize(1);
-        return matching.get(0);
-    }
-
-    private static String header(ConsumerRecord<String, String> record, String name) {
-        Header header = record.headers().lastHeader(name);
-        assertThat(header).as("header " + name).isNotNull();
-        return new String(header.value(), StandardCharsets.UTF_8);
     }
 
     private double deadLettered() {

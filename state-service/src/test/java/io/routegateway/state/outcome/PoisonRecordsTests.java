@@ -1,6 +1,5 @@
 package io.routegateway.state.outcome;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -23,13 +22,16 @@ import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
 import io.routegateway.testsupport.Management;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
 import static io.routegateway.state.support.OutcomeFixtures.PRIMARY_CONFIG;
 import static io.routegateway.state.support.OutcomeFixtures.json;
 import static io.routegateway.state.support.OutcomeFixtures.processed;
+import static io.routegateway.state.support.Records.header;
+import static io.routegateway.state.support.Records.logs;
+import static io.routegateway.state.support.Records.only;
+import static io.routegateway.state.support.Records.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.is;
@@ -240,30 +242,5 @@ class PoisonRecordsTests {
         return Search.in(registry).name(name).tag("reason", reason).counters().stream()
                 .mapToDouble(counter -> counter.count())
                 .sum();
-    }
-
-    private static List<RequestLogEntity> logs(String accessKey) {
-        return OutcomeFixtures.inSession(
-                () -> RequestLogEntity.<RequestLogEntity>list("accessKeyId = ?1 order by occurredEpochMs", accessKey));
-    }
-
-    private static RequestLogEntity row(List<RequestLogEntity> rows, UUID requestId) {
-        return rows.stream()
-                .filter(row -> row.requestId.equals(requestId))
-                .findFirst()
-                .orElseThrow();
-    }
-
-    private static ConsumerRecord<String, String> only(List<ConsumerRecord<String, String>> records, String value) {
-        List<ConsumerRecord<String, String>> matching =
-                records.stream().filter(record -> value.equals(record.value())).toList();
-        assertThat(matching).hasSize(1);
-        return matching.get(0);
-    }
-
-    private static String header(ConsumerRecord<String, String> record, String name) {
-        Header header = record.headers().lastHeader(name);
-        assertThat(header).as("header " + name).isNotNull();
-        return new String(header.value(), StandardCharsets.UTF_8);
     }
 }

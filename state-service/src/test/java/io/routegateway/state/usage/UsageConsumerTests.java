@@ -23,6 +23,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
 import static io.routegateway.state.support.OutcomeFixtures.json;
+import static io.routegateway.state.support.Records.logs;
+import static io.routegateway.state.support.Records.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -120,17 +122,5 @@ class UsageConsumerTests {
                 true,
                 false,
                 success);
-    }
-
-    private static List<RequestLogEntity> logs(String accessKey) {
-        return OutcomeFixtures.inSession(
-                () -> RequestLogEntity.<RequestLogEntity>list("accessKeyId = ?1 order by occurredEpochMs", accessKey));
-    }
-
-    private static RequestLogEntity row(List<RequestLogEntity> rows, UUID requestId) {
-        return rows.stream()
-                .filter(row -> row.requestId.equals(requestId))
-                .findFirst()
-                .orElseThrow();
     }
 }
