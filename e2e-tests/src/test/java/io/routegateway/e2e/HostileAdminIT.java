@@ -17,6 +17,7 @@ import io.routegateway.core.event.Topics;
 import io.routegateway.e2e.support.EndToEndTest;
 import io.routegateway.e2e.support.GatewayClient;
 import io.routegateway.e2e.support.Http;
+import io.routegateway.e2e.support.Pool;
 import io.routegateway.e2e.support.TopicRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -398,14 +399,7 @@ class HostileAdminIT extends EndToEndTest {
     }
 
     private static ObjectNode credentialBody(String id, String name) {
-        return Http.JSON
-                .createObjectNode()
-                .put("id", id)
-                .put("name", name)
-                .put("platform", "openai")
-                .put("kind", "api")
-                .put("base_url", system.demoBaseUrl())
-                .put("secret", id);
+        return Pool.credentialBody(id, name, system.demoBaseUrl());
     }
 
     private static ObjectNode object(String field, String value) {

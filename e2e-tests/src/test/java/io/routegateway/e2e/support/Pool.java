@@ -48,7 +48,12 @@ public final class Pool {
         return new Pool(system, gateways);
     }
 
-    /** How a credential is set up; defaults: openai api key on the demo upstream, cooldown on (10 s). */
+    /**
+     * How a credential is set up; defaults: openai api key on the demo upstream, cooldown on (10 s).
+     * The one builder of the admin API's credential JSON in the e2e tests (route-core's test-jar
+     * {@code CredentialBuilder} builds the {@code CredentialSnapshot} records the gateways read, not
+     * what the admin API accepts).
+     */
     public static final class CredentialSpec {
         private final ObjectNode body = Http.JSON.createObjectNode();
         private final ArrayNode mappings = body.putArray("model_mappings");
@@ -111,13 +116,7 @@ public final class Pool {
         String id = role + "-" + suffix;
         CredentialSpec spec = new CredentialSpec();
         setup.accept(spec);
-        spec.body
-                .put("id", id)
-                .put("name", "e2e " + role)
-                .put("platform", spec.platform)
-                .put("kind", "api")
-                .put("base_url", system.demoBaseUrl())
-                .put("secret", id);
+        required(spec.body, id, "e2e " + role, spec.platform, system.demoBaseUrl());
         system.admin().expect(201, "POST", "/credentials", spec.body);
         credentials.add(id);
         for (JsonNode mapping : spec.mappings) {
@@ -126,6 +125,24 @@ public final class Pool {
             }
         }
         return id;
+    }
+
+    /**
+     * The admin API's credential body with only its required fields (an openai api credential whose
+     * secret is its id, i.e. its demo upstream account), for tests that send variations of it; {@link
+     * #credential} builds on the same fields.
+     */
+    public static ObjectNode credentialBody(String id, String name, String baseUrl) {
+        return required(Http.JSON.createObjectNode(), id, name, "openai", baseUrl);
+    }
+
+    private static ObjectNode required(ObjectNode body, String id, String name, String platform, String baseUrl) {
+        return body.put("id", id)
+                .put("name", name)
+                .put("platform", platform)
+                .put("kind", "api")
+                .put("base_url", baseUrl)
+                .put("secret", id);
     }
 
     /**
