@@ -46,8 +46,8 @@ export interface AuthorizeStart {
   expires_at: string;
 }
 
-/** A credential view with its auth view (null for api keys and static-token official credentials). */
-export type CredentialWithAuth = CredentialView & { oauth?: OAuthView | null };
+/** A credential view with its auth view (null for api keys and static-token official credentials; the document types none of its fields nullable). */
+export type CredentialWithAuth = Omit<CredentialView, 'oauth'> & { oauth?: OAuthView | null };
 
 export interface Page<T> {
   items: T[];

@@ -64,7 +64,7 @@ interface CredentialForm {
   recovery: RecoveryForm;
 }
 
-function toForm(view: CredentialView): CredentialForm {
+function toForm(view: CredentialWithAuth): CredentialForm {
   const recovery = (view.recovery ?? { mode: "off" }) as unknown as RecoveryForm;
   return {
     name: view.name,

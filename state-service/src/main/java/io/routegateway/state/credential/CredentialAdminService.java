@@ -124,7 +124,8 @@ public class CredentialAdminService {
         row.platform = checked.platform().wire();
         row.kind = checked.kind().wire();
         row.baseUrl = checked.baseUrl();
-        row.encryptedSecret = secretBox.seal(row.secretBinding(), checked.secret());
+        // an official credential awaiting authorization stores no secret (empty, never sealed)
+        row.encryptedSecret = checked.secret() == null ? "" : secretBox.seal(row.secretBinding(), checked.secret());
         row.configJson = checked.configJson();
         row.enabled = checked.enabled();
         row.inPool = checked.inPool();
@@ -174,7 +175,7 @@ public class CredentialAdminService {
             }
             if (changes.secret() != null) {
                 row.encryptedSecret = secretBox.seal(row.secretBinding(), changes.secret());
-            } else if (!row.secretBinding().equals(sealedUnder)) {
+            } else if (!row.encryptedSecret.isEmpty() && !row.secretBinding().equals(sealedUnder)) {
                 row.encryptedSecret = resealed(row, sealedUnder);
             }
             if (changes.configJson() != null) {
@@ -208,7 +209,12 @@ public class CredentialAdminService {
 
     private static CredentialRules.Stored stored(CredentialEntity row) {
         return new CredentialRules.Stored(
-                row.platform, row.kind, row.configJson, WeightMode.fromWire(row.weightMode), row.weight);
+                row.platform,
+                row.kind,
+                row.configJson,
+                WeightMode.fromWire(row.weightMode),
+                row.weight,
+                row.encryptedSecret != null && !row.encryptedSecret.isEmpty());
     }
 
     /** The stored secret under the row's new binding; refused when it no longer opens (e.g. a replaced key). */

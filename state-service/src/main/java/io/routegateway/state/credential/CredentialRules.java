@@ -30,7 +30,7 @@ public final class CredentialRules {
 
     /**
      * Every field of a new credential, checked; the secret is still plain here and is sealed by the
-     * service at once.
+     * service at once. It is null only for an official credential created to be authorized later.
      *
      * @param weight null keeps the stored default
      */
@@ -64,8 +64,10 @@ public final class CredentialRules {
      *
      * @param platform the stored wire value, read only when the update does not send one
      * @param kind the stored wire value, read only when the update does not send one
+     * @param hasSecret whether a secret is stored (an official credential may await authorization without one)
      */
-    public record Stored(String platform, String kind, String configJson, WeightMode weightMode, int weight) {}
+    public record Stored(
+            String platform, String kind, String configJson, WeightMode weightMode, int weight, boolean hasSecret) {}
 
     /**
      * What an update changes. Null is "unchanged" for every field but the two that can be cleared,
@@ -112,7 +114,10 @@ public final class CredentialRules {
         CredentialKind kind = kind(input.kind());
         requireCapability(platform, kind);
         String baseUrl = Inputs.baseUrl(input.baseUrl());
-        String secret = Inputs.secret(input.secret(), "secret is required");
+        // an official account may be created without a secret: it awaits authorization (oauth unauthorized)
+        String secret = kind == CredentialKind.OFFICIAL && input.secret() == null
+                ? null
+                : Inputs.secret(input.secret(), "secret is required");
         String configJson = CredentialConfig.write("{}", body, zone);
         int priority = input.priority() == null ? 0 : priority(input.priority());
         WeightMode mode = input.weightMode() == null ? WeightMode.AUTO : Inputs.weightMode(input.weightMode());
@@ -152,6 +157,10 @@ public final class CredentialRules {
         String secret = body.has("secret")
                 ? Inputs.secret(input.secret(), "secret must not be blank; leave it out to keep it")
                 : null;
+        if (kind == CredentialKind.API && !stored.hasSecret() && secret == null) {
+            throw AdminException.invalid(
+                    AdminCodes.SECRET, "an api credential needs a secret: send one with the change of kind");
+        }
         String configJson =
                 CredentialConfig.touches(body) ? CredentialConfig.write(stored.configJson(), body, zone) : null;
         Integer priority = input.priority() == null ? null : priority(input.priority());

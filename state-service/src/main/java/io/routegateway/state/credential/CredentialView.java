@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.policy.FailurePolicy;
 import io.routegateway.core.state.AccountState;
+import io.routegateway.state.oauth.OAuthAdminView;
 
 /**
  * A credential as the admin API shows it. The secret is never included, sealed or not: {@code
@@ -22,6 +23,8 @@ import io.routegateway.core.state.AccountState;
  * @param cooldownBadge {@code 冷却 N 秒} for an account-level cooldown, else null
  * @param unavailableModelsBadge {@code 模型 N 不可用}, else null
  * @param reminders the hover panel's extra lines
+ * @param oauth the authorization of an OAuth-managed official credential (never a token); null for api
+ *     keys and official credentials holding a static token
  */
 public record CredentialView(
         String id,
@@ -50,4 +53,5 @@ public record CredentialView(
         List<String> reminders,
         long stateVersion,
         Instant createdAt,
-        Instant updatedAt) {}
+        Instant updatedAt,
+        OAuthAdminView oauth) {}

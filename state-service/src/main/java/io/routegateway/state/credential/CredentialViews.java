@@ -13,11 +13,14 @@ import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.ModelMappings;
 import io.routegateway.core.model.Platform;
+import io.routegateway.core.oauth.OAuthStatus;
 import io.routegateway.core.policy.FailurePolicy;
 import io.routegateway.core.recovery.RecoveryConfig;
 import io.routegateway.core.state.AccountState;
 import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.core.state.ModelState;
+import io.routegateway.state.oauth.OAuthAdminRules;
+import io.routegateway.state.oauth.OAuthAdminView;
 
 /**
  * A credential's stored columns and health → admin views, without I/O; every badge, tag, reason and
@@ -85,7 +88,17 @@ final class CredentialViews {
                 view.reminders().stream().map(HealthView.Reminder::text).toList(),
                 row.stateVersion(),
                 row.createdAt(),
-                row.updatedAt());
+                row.updatedAt(),
+                oauth(row, redact));
+    }
+
+    /**
+     * The auth view: an official credential without a secret awaits authorization ({@code
+     * unauthorized}); one holding a static token, and every api key, has none.
+     */
+    static OAuthAdminView oauth(Row row, UnaryOperator<String> redact) {
+        boolean official = CredentialKind.OFFICIAL.wire().equals(row.kind());
+        return official && !row.hasSecret() ? OAuthAdminRules.view(OAuthStatus.unauthorized(), null, redact) : null;
     }
 
     /** The account state with its failure texts passed through the credential's redactor. */

@@ -18,6 +18,7 @@ import io.routegateway.core.model.ModelMappings;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.model.WeightMode;
+import io.routegateway.core.oauth.OAuthStatus;
 import io.routegateway.core.policy.FailurePolicy;
 import io.routegateway.core.state.AccountState;
 import io.routegateway.core.state.AccountStatus;
@@ -141,7 +142,13 @@ public final class StateRows {
                 health.account(),
                 List.copyOf(health.models().values()),
                 publishedAt,
-                null);
+                awaitsAuthorization(row) ? OAuthStatus.unauthorized() : null);
+    }
+
+    /** An official credential created without a secret: routing skips it until it is authorized. */
+    public static boolean awaitsAuthorization(CredentialEntity row) {
+        return CredentialKind.OFFICIAL.wire().equals(row.kind)
+                && (row.encryptedSecret == null || row.encryptedSecret.isEmpty());
     }
 
     public static GroupSnapshot groupSnapshot(GroupEntity row, Instant publishedAt) {

@@ -49,6 +49,50 @@ class CredentialAdminTests {
     }
 
     @Test
+    void anOfficialCredentialCreatedWithoutASecretAwaitsAuthorization() {
+        String id = unique("cred");
+        Map<String, Object> body = valid(id);
+        body.put("platform", "claude");
+        body.put("kind", "official");
+        body.put("base_url", "https://api.anthropic.example.test");
+        body.remove("secret");
+        admin().body(body)
+                .post("/admin/v1/credentials")
+                .then()
+                .statusCode(201)
+                .body("has_secret", equalTo(false))
+                .body("oauth.state", equalTo("unauthorized"))
+                .body("oauth.access_expires_at", nullValue())
+                .body("oauth.last_refresh_error", nullValue());
+        assertThat(row(id).encryptedSecret).isEmpty();
+        // a change of base URL has nothing to reseal
+        admin().body(Map.of("base_url", "https://api2.anthropic.example.test"))
+                .patch("/admin/v1/credentials/" + id)
+                .then()
+                .statusCode(200)
+                .body("oauth.state", equalTo("unauthorized"));
+        // an api key cannot go without a secret
+        error(
+                admin().body(Map.of("kind", "api", "platform", "openai"))
+                        .patch("/admin/v1/credentials/" + id)
+                        .then(),
+                400,
+                "validation.secret");
+        // one holding a static token is not OAuth-managed
+        String withToken = unique("cred");
+        Map<String, Object> static_ = valid(withToken);
+        static_.put("platform", "claude");
+        static_.put("kind", "official");
+        admin().body(static_)
+                .post("/admin/v1/credentials")
+                .then()
+                .statusCode(201)
+                .body("has_secret", equalTo(true))
+                .body("oauth", nullValue());
+        admin().get("/admin/v1/credentials/" + id).then().statusCode(200).body("oauth.state", equalTo("unauthorized"));
+    }
+
+    @Test
     void createStoresTheSecretSealedAndAnswersWithHasSecretOnly() {
         String id = unique("cred");
         String secret = "sk-create-" + id;

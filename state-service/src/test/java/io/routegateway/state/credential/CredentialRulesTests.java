@@ -38,7 +38,7 @@ class CredentialRulesTests {
     private static final String MEGABYTE = "x".repeat(1 << 20);
     private static final ZoneId ZONE = ZoneId.of("Asia/Shanghai");
     private static final CredentialRules.Stored STORED =
-            new CredentialRules.Stored("openai", "api", "{}", WeightMode.AUTO, 50);
+            new CredentialRules.Stored("openai", "api", "{}", WeightMode.AUTO, 50, true);
 
     static Stream<Arguments> refusedOnCreate() {
         return Stream.of(
@@ -139,7 +139,7 @@ class CredentialRulesTests {
 
     @Test
     void aStoredConfigThatIsNotAnObjectIsNeverOverwritten() {
-        var corrupt = new CredentialRules.Stored("openai", "api", "[1,", WeightMode.AUTO, 50);
+        var corrupt = new CredentialRules.Stored("openai", "api", "[1,", WeightMode.AUTO, 50, true);
         refused(
                 () -> CredentialRules.update(
                         corrupt, body(Map.of("model_mappings", List.of(Map.of("from", "a", "to", "b")))), ZONE),
@@ -155,7 +155,7 @@ class CredentialRulesTests {
 
     @Test
     void aLegacyZeroWeightCannotBeSwitchedToManualWithoutANewWeight() {
-        var legacy = new CredentialRules.Stored("openai", "api", "{}", WeightMode.AUTO, 0);
+        var legacy = new CredentialRules.Stored("openai", "api", "{}", WeightMode.AUTO, 0, true);
         refused(
                 () -> CredentialRules.update(legacy, body(Map.of("weight_mode", "manual")), ZONE),
                 ValidationCodes.WEIGHT);
@@ -270,6 +270,39 @@ class CredentialRulesTests {
         assertThat(changes.quotaRemaining()).isNull();
         assertThat(changes.groupIds()).isEmpty();
         assertThat(changes.toString()).doesNotContain("sk-new");
+    }
+
+    @Test
+    void anOfficialCredentialMayBeCreatedWithoutASecretToBeAuthorizedLater() {
+        Map<String, Object> fields = validCreate();
+        fields.put("platform", "claude");
+        fields.put("kind", "official");
+        fields.remove("secret");
+        assertThat(CredentialRules.create(body(fields), ZONE).secret()).isNull();
+        fields.put("secret", null);
+        assertThat(CredentialRules.create(body(fields), ZONE).secret()).isNull();
+        // a secret that is sent must still be one
+        fields.put("secret", "  ");
+        refused(() -> CredentialRules.create(body(fields), ZONE), AdminCodes.SECRET);
+        fields.put("secret", "tok" + NUL);
+        refused(() -> CredentialRules.create(body(fields), ZONE), AdminCodes.SECRET);
+        // an api key never goes without one
+        Map<String, Object> api = validCreate();
+        api.remove("secret");
+        refused(() -> CredentialRules.create(body(api), ZONE), AdminCodes.SECRET);
+    }
+
+    @Test
+    void turningASecretlessOfficialCredentialIntoAnApiKeyNeedsASecret() {
+        var secretless = new CredentialRules.Stored("claude", "official", "{}", WeightMode.AUTO, 50, false);
+        refused(() -> CredentialRules.update(secretless, body(Map.of("kind", "api")), ZONE), AdminCodes.SECRET);
+        assertThat(CredentialRules.update(secretless, body(Map.of("kind", "api", "secret", "sk-new")), ZONE)
+                        .kind())
+                .isEqualTo(CredentialKind.API);
+        // staying official without a secret is fine
+        assertThat(CredentialRules.update(secretless, body(Map.of("name", "sub")), ZONE)
+                        .kind())
+                .isEqualTo(CredentialKind.OFFICIAL);
     }
 
     private static Map<String, Object> validCreate() {
