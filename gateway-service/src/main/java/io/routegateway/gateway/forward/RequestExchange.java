@@ -41,6 +41,7 @@ import io.routegateway.core.forward.ClientMessages;
 import io.routegateway.core.forward.StreamingPassthrough;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.core.quota.UsageLimits;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.select.Router;
@@ -224,7 +225,8 @@ final class RequestExchange {
                         body,
                         headers,
                         selected.upstreamModel(),
-                        request.clientStream());
+                        request.clientStream(),
+                        credential.oauth() == null ? null : credential.oauth().accountId());
             }
         } catch (RuntimeException e) {
             // the secret does not open or the request cannot be built (or converted): the credential
@@ -296,7 +298,7 @@ final class RequestExchange {
         }
         // the verdict is the upstream's own answer's; only a usable answer is then converted, and
         // an answer the bridge cannot read is a response_transform failure (model scope)
-        Verdict verdict = complete.verdict();
+        Verdict verdict = usageLimited(complete);
         if (bridge != null && request.embeddings() && verdict instanceof Verdict.Success) {
             convertEmbeddings(complete);
             return;
@@ -309,6 +311,25 @@ final class RequestExchange {
             }
         }
         decide(verdict, complete);
+    }
+
+    /**
+     * An official account's answer read for its platform's usage-limit signal ({@link
+     * UsageLimits}): a limit with a reset time becomes a quota verdict that cools the account until
+     * the window resets; every other verdict is the classifier's.
+     */
+    private Verdict usageLimited(UpstreamResponse.Complete complete) {
+        CredentialSnapshot credential = selected.credential();
+        MultiMap headers = complete.headers();
+        return UsageLimits.refine(
+                complete.verdict(),
+                credential.kind(),
+                credential.platform(),
+                complete.status(),
+                headers::get,
+                complete.outcome().body(),
+                service.clock.instant(),
+                echo);
     }
 
     /**
