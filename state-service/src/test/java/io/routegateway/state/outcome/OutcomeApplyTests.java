@@ -166,6 +166,39 @@ class OutcomeApplyTests {
         assertThat(account.nextRetryAt).isEqualTo(at.plusSeconds(38));
     }
 
+    @Test
+    void aUsageLimitWithAResetCoolsTheAccountUntilThatResetWhateverItsOwnWindow() {
+        String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-usage-limit");
+        Instant at = Instant.parse("2026-03-01T15:00:00Z");
+        Instant reset = Instant.parse("2026-03-01T19:30:00Z");
+        CredentialEvent.QuotaExhaustionRecorded event = new CredentialEvent.QuotaExhaustionRecorded(
+                UUID.randomUUID(),
+                id,
+                at,
+                "upstream-sol",
+                429,
+                "Codex usage limit reached: 5-hour window resets at " + reset,
+                "{\"error\":{\"type\":\"usage_limit_reached\",\"resets_at\":" + reset.getEpochSecond() + "}}",
+                reset,
+                "5h");
+
+        TestKafka.send(Topics.OUTCOMES, id, json(event));
+        await().atMost(PATIENCE).until(() -> processed(event.eventId()) == 1);
+
+        CredentialEntity account = credential(id);
+        assertThat(account.status).as("cooled, not flipped to error").isEqualTo("ok");
+        assertThat(account.cooldownUntil)
+                .as("the upstream's reset, not the 10 s window")
+                .isEqualTo(reset);
+        assertThat(account.nextRetryAt).isEqualTo(reset);
+        assertThat(account.lastFailureKind).isEqualTo("semantic_response_failed");
+        assertThat(account.lastFailureMessage).isEqualTo("Codex usage limit reached: 5-hour window resets at " + reset);
+        assertThat(models(id)).as("quota is an account property").isEmpty();
+        assertThat(timeline(id).stream().filter(line -> line.modelKey == null))
+                .extracting(line -> line.toCondition, line -> line.until)
+                .containsExactly(tuple("cooling", reset));
+    }
+
     private static CredentialEvent accountFailure(String id, Instant at) {
         return new CredentialEvent.TransientFailureRecorded(
                 UUID.randomUUID(), id, at, "upstream-sol", "transport", null, "connect timed out", null);
