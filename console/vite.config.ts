@@ -20,5 +20,8 @@ export default defineConfig({
     globals: true,
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
+    // jsdom renders of antd pages take seconds on a loaded 2-core CI machine; the 5 s default made
+    // the slowest ones fail there without any fault in the page
+    testTimeout: 30000,
   },
 });

@@ -17,6 +17,7 @@ import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.WeightMode;
+import io.routegateway.core.oauth.AuthState;
 import io.routegateway.core.recovery.DefaultZone;
 import io.routegateway.core.state.ModelState;
 import io.routegateway.state.pool.AdminWrites;
@@ -126,6 +127,9 @@ public class CredentialAdminService {
         row.baseUrl = checked.baseUrl();
         // an official credential awaiting authorization stores no secret (empty, never sealed)
         row.encryptedSecret = checked.secret() == null ? "" : secretBox.seal(row.secretBinding(), checked.secret());
+        if (checked.secret() == null) {
+            row.oauthState = AuthState.UNAUTHORIZED.wire();
+        }
         row.configJson = checked.configJson();
         row.enabled = checked.enabled();
         row.inPool = checked.inPool();
@@ -313,7 +317,9 @@ public class CredentialAdminService {
                 row.quotaRemaining,
                 row.stateVersion,
                 row.createdAt,
-                row.updatedAt);
+                row.updatedAt,
+                StateRows.oauthStatus(row),
+                row.oauthLastRefreshError);
         return CredentialViews.credential(
                 values, StateRows.configJson(row), StateRows.health(row, modelRows), groupIds, redact, now);
     }

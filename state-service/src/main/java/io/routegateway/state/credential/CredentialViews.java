@@ -48,7 +48,9 @@ final class CredentialViews {
             Long quotaRemaining,
             long stateVersion,
             Instant createdAt,
-            Instant updatedAt) {}
+            Instant updatedAt,
+            OAuthStatus oauth,
+            String oauthLastRefreshError) {}
 
     /** @param config the parsed {@code config_json} (anything unreadable reads as empty) */
     static CredentialView credential(
@@ -93,12 +95,11 @@ final class CredentialViews {
     }
 
     /**
-     * The auth view: an official credential without a secret awaits authorization ({@code
-     * unauthorized}); one holding a static token, and every api key, has none.
+     * The auth view of an OAuth-managed official credential; an official credential holding a static
+     * token, and every api key, has none.
      */
     static OAuthAdminView oauth(Row row, UnaryOperator<String> redact) {
-        boolean official = CredentialKind.OFFICIAL.wire().equals(row.kind());
-        return official && !row.hasSecret() ? OAuthAdminRules.view(OAuthStatus.unauthorized(), null, redact) : null;
+        return OAuthAdminRules.view(row.oauth(), row.oauthLastRefreshError(), redact);
     }
 
     /** The account state with its failure texts passed through the credential's redactor. */

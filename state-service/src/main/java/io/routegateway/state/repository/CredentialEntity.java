@@ -112,6 +112,28 @@ public class CredentialEntity extends PanacheEntityBase {
     @Column(name = "outcome_offset")
     public Long outcomeOffset;
 
+    /**
+     * {@code AuthState.wire()} of an OAuth-managed official credential (its access token is {@link
+     * #encryptedSecret}); null for api credentials and official credentials holding a static token.
+     * The oauth columns are published in the snapshot's {@code oauth} status; the refresh token is in
+     * {@link CredentialOAuthEntity}.
+     */
+    @Column(name = "oauth_state")
+    public String oauthState;
+
+    @Column(name = "oauth_access_expires_at")
+    public Instant oauthAccessExpiresAt;
+
+    @Column(name = "oauth_account_id")
+    public String oauthAccountId;
+
+    @Column(name = "oauth_refreshed_at")
+    public Instant oauthRefreshedAt;
+
+    /** The last refresh failure's screened reason; never a token. */
+    @Column(name = "oauth_last_refresh_error")
+    public String oauthLastRefreshError;
+
     /** Bumped on every change; the version of the published {@code CredentialSnapshot}. */
     @Column(name = "state_version", nullable = false)
     public long stateVersion;

@@ -18,6 +18,7 @@ import io.routegateway.core.model.ModelMappings;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.model.WeightMode;
+import io.routegateway.core.oauth.AuthState;
 import io.routegateway.core.oauth.OAuthStatus;
 import io.routegateway.core.policy.FailurePolicy;
 import io.routegateway.core.state.AccountState;
@@ -142,13 +143,25 @@ public final class StateRows {
                 health.account(),
                 List.copyOf(health.models().values()),
                 publishedAt,
-                awaitsAuthorization(row) ? OAuthStatus.unauthorized() : null);
+                oauthStatus(row));
     }
 
-    /** An official credential created without a secret: routing skips it until it is authorized. */
-    public static boolean awaitsAuthorization(CredentialEntity row) {
-        return CredentialKind.OFFICIAL.wire().equals(row.kind)
-                && (row.encryptedSecret == null || row.encryptedSecret.isEmpty());
+    /**
+     * The published OAuth status of an OAuth-managed official credential; null for api credentials
+     * and official credentials holding a static token. An unreadable stored state reads as
+     * unauthorized, so routing skips the account instead of using a token of unknown standing.
+     */
+    public static OAuthStatus oauthStatus(CredentialEntity row) {
+        if (row.oauthState == null) {
+            return null;
+        }
+        AuthState state;
+        try {
+            state = AuthState.fromWire(row.oauthState);
+        } catch (IllegalArgumentException unknown) {
+            state = AuthState.UNAUTHORIZED;
+        }
+        return new OAuthStatus(state, row.oauthAccessExpiresAt, row.oauthAccountId, row.oauthRefreshedAt);
     }
 
     public static GroupSnapshot groupSnapshot(GroupEntity row, Instant publishedAt) {
