@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialEvent.AttemptSucceeded;
+import io.routegateway.core.policy.RuntimeSettings;
 import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.core.state.CredentialProfile;
 import io.routegateway.core.state.HealthChange;
@@ -25,8 +26,9 @@ import io.routegateway.state.repository.CredentialEntity;
 import io.routegateway.state.repository.CredentialModelEntity;
 import io.routegateway.state.repository.CredentialModelRepository;
 import io.routegateway.state.repository.CredentialRepository;
+import io.routegateway.state.repository.OutboxEntity;
 import io.routegateway.state.repository.ProcessedEventRepository;
-import io.routegateway.state.repository.RuntimeSettingRepository;
+import io.routegateway.state.repository.ProcessedEventRepository.Recorded;
 import io.routegateway.state.repository.StateRows;
 import io.routegateway.state.repository.TimelineEntity;
 import io.routegateway.state.repository.TimelineRepository;
@@ -61,7 +63,6 @@ public class CredentialEventService {
     private final CredentialModelRepository models;
     private final ProcessedEventRepository processedEvents;
     private final TimelineRepository timeline;
-    private final RuntimeSettingRepository settings;
     private final StateOutbox stateOutbox;
     private final OutboxRelay relay;
     private final Clock clock;
@@ -72,7 +73,6 @@ public class CredentialEventService {
             CredentialModelRepository models,
             ProcessedEventRepository processedEvents,
             TimelineRepository timeline,
-            RuntimeSettingRepository settings,
             StateOutbox stateOutbox,
             OutboxRelay relay,
             Clock clock,
@@ -81,7 +81,6 @@ public class CredentialEventService {
         this.models = models;
         this.processedEvents = processedEvents;
         this.timeline = timeline;
-        this.settings = settings;
         this.stateOutbox = stateOutbox;
         this.relay = relay;
         this.clock = clock;
@@ -134,34 +133,45 @@ public class CredentialEventService {
                 });
     }
 
+    /** What one transaction did, and the outbox row it queued (null when nothing changed). */
+    private record Applied(ApplyResult result, OutboxEntity queued) {
+
+        static Applied nothingQueued(ApplyResult result) {
+            return new Applied(result, null);
+        }
+    }
+
     private Uni<ApplyResult> applyCommitted(CredentialEvent event, OutcomePosition position) {
         Timer.Sample sample = metrics.startApply();
-        return applyLockedTransaction(event, position).invoke(result -> {
-            metrics.applied(sample, result);
-            if (result.kind() == ApplyResult.Kind.CHANGED) {
-                relay.trigger();
-            }
-        });
+        return applyLockedTransaction(event, position)
+                .invoke(applied -> {
+                    metrics.applied(sample, applied.result());
+                    if (applied.queued() != null) {
+                        // committed: the snapshot leaves now instead of after a relay round reads it back
+                        relay.publishCommitted(applied.queued());
+                    }
+                })
+                .map(Applied::result);
     }
 
     /**
      * Applies the event inside the caller's transaction if there is one (else in a new one). The
      * snapshot is queued in the same transaction; it is published after the commit, by the relay's
-     * next round ({@code OutboxRelay.trigger()} right after the commit makes that immediate).
+     * next round.
      *
      * @return {@link ApplyResult.Kind#DUPLICATE} when the event id was applied before (nothing is
      *     written), {@link ApplyResult.Kind#UNCHANGED} when the transition changed nothing stored
      * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
      */
     public Uni<ApplyResult> applyInTransaction(CredentialEvent event) {
-        return applyLockedTransaction(event, null);
+        return applyLockedTransaction(event, null).map(Applied::result);
     }
 
     private static boolean hasEnvelope(CredentialEvent event) {
         return event.eventId() != null && event.credentialId() != null && event.occurredAt() != null;
     }
 
-    private Uni<ApplyResult> applyLockedTransaction(CredentialEvent event, OutcomePosition position) {
+    private Uni<Applied> applyLockedTransaction(CredentialEvent event, OutcomePosition position) {
         if (!hasEnvelope(event)) {
             return Uni.createFrom()
                     .failure(new PoisonMessageException(
@@ -177,22 +187,22 @@ public class CredentialEventService {
                         // an older success delivered again (it may have been acknowledged as a no-op
                         // without an idempotency row): a change after it is newer, keep it
                         return Uni.createFrom()
-                                .item(new ApplyResult(
-                                        event.eventId(), row.id, ApplyResult.Kind.STALE, row.stateVersion, List.of()));
+                                .item(Applied.nothingQueued(new ApplyResult(
+                                        event.eventId(), row.id, ApplyResult.Kind.STALE, row.stateVersion, List.of())));
                     }
                     Instant now = clock.instant();
                     // under the row lock: a concurrent redelivery waits here and then finds the id
                     return processedEvents
-                            .recordIfNew(event.eventId(), row.id, event.type(), now)
-                            .flatMap(isNew -> isNew
-                                    ? applyLocked(row, event, position)
+                            .recordIfNewReading(event.eventId(), row.id, event.type(), now)
+                            .flatMap(recorded -> recorded.isNew()
+                                    ? applyLocked(row, event, position, recorded)
                                     : Uni.createFrom()
-                                            .item(new ApplyResult(
+                                            .item(Applied.nothingQueued(new ApplyResult(
                                                     event.eventId(),
                                                     row.id,
                                                     ApplyResult.Kind.DUPLICATE,
                                                     row.stateVersion,
-                                                    List.of())));
+                                                    List.of()))));
                 }));
     }
 
@@ -202,46 +212,47 @@ public class CredentialEventService {
                 : new OutcomePosition(row.outcomePartition, row.outcomeOffset);
     }
 
-    private Uni<ApplyResult> applyLocked(CredentialEntity row, CredentialEvent event, OutcomePosition position) {
-        return models.listForCredential(row.id)
-                .flatMap(modelRows -> settings.current().flatMap(runtime -> {
-                    CredentialProfile profile = StateRows.profile(row, runtime.blacklistThreshold());
-                    CredentialHealth before = StateRows.health(row, modelRows);
-                    Transition transition = StateTransition.apply(profile, before, event);
-                    HealthDiff diff = HealthDiff.between(before, transition.next());
-                    if (!diff.changesState()) {
-                        // recorded as processed (a redelivered success must never undo a later failure), no new version
-                        return Uni.createFrom()
-                                .item(new ApplyResult(
-                                        event.eventId(),
-                                        row.id,
-                                        ApplyResult.Kind.UNCHANGED,
-                                        row.stateVersion,
-                                        List.of()));
-                    }
-                    if (position != null) {
-                        // written in the same UPDATE as the health columns; overwritten, not maxed:
-                        // after the topic was recreated its offsets start again, and the first change
-                        // read from it moves the mark back
-                        row.outcomePartition = position.partition();
-                        row.outcomeOffset = position.offset();
-                    }
-                    return write(row, modelRows, diff, transition, event)
-                            .map(ignored -> new ApplyResult(
+    private Uni<Applied> applyLocked(
+            CredentialEntity row, CredentialEvent event, OutcomePosition position, Recorded recorded) {
+        RuntimeSettings runtime = RuntimeSettings.fromStored(recorded.settings());
+        return models.listForCredential(row.id).flatMap(modelRows -> {
+            CredentialProfile profile = StateRows.profile(row, runtime.blacklistThreshold());
+            CredentialHealth before = StateRows.health(row, modelRows);
+            Transition transition = StateTransition.apply(profile, before, event);
+            HealthDiff diff = HealthDiff.between(before, transition.next());
+            if (!diff.changesState()) {
+                // recorded as processed (a redelivered success must never undo a later failure), no new version
+                return Uni.createFrom()
+                        .item(Applied.nothingQueued(new ApplyResult(
+                                event.eventId(), row.id, ApplyResult.Kind.UNCHANGED, row.stateVersion, List.of())));
+            }
+            if (position != null) {
+                // written in the same UPDATE as the health columns; overwritten, not maxed:
+                // after the topic was recreated its offsets start again, and the first change
+                // read from it moves the mark back
+                row.outcomePartition = position.partition();
+                row.outcomeOffset = position.offset();
+            }
+            return write(row, modelRows, diff, transition, event, recorded.groupIds())
+                    .map(queued -> new Applied(
+                            new ApplyResult(
                                     event.eventId(),
                                     row.id,
                                     ApplyResult.Kind.CHANGED,
                                     row.stateVersion,
-                                    transition.changes()));
-                }));
+                                    transition.changes()),
+                            queued));
+        });
     }
 
-    private Uni<Void> write(
+    /** Writes what changed and queues the snapshot; the queued outbox row. */
+    private Uni<OutboxEntity> write(
             CredentialEntity row,
             List<CredentialModelEntity> modelRows,
             HealthDiff diff,
             Transition transition,
-            CredentialEvent event) {
+            CredentialEvent event,
+            List<String> groupIds) {
         if (diff.account() != null) {
             StateRows.writeAccount(row, diff.account());
         }
@@ -263,8 +274,7 @@ public class CredentialEventService {
             chain = chain.flatMap(ignored ->
                     timeline.persist(timelineLine(row.id, change, event)).replaceWithVoid());
         }
-        return chain.flatMap(ignored -> stateOutbox.credentialChanged(row, transition.next()))
-                .replaceWithVoid();
+        return chain.flatMap(ignored -> stateOutbox.queueCredentialChange(row, transition.next(), groupIds));
     }
 
     private static CredentialModelEntity find(List<CredentialModelEntity> rows, String modelKey) {

@@ -36,6 +36,14 @@ import org.jboss.logging.Logger;
  * queued a row ({@link #trigger}) and on a short poll interval; triggers during a round coalesce into
  * one more round.
  *
+ * <p>A writer that knows the row it just committed hands it to {@link #publishCommitted} instead:
+ * when no round is running here, that row is sent at once, without a round's transaction and
+ * without reading the outbox back. It takes the same advisory lock, at session level (held past
+ * no transaction, released right after the acknowledgement), so it never interleaves with a round
+ * of any replica; once acknowledged, it deletes the row and the older rows of its key it supersedes.
+ * Anything else (the lock is taken, the send fails, the row is too large) leaves the row to a round,
+ * exactly as if it had been triggered.
+ *
  * <p>A row that can never be published ({@link Publishability}: larger than {@code
  * state.outbox.max-message-bytes}, or refused by the producer or broker as such) is not retried: it
  * is marked failed ({@code failed_at}, {@code failure}) together with the older rows of its key it
@@ -99,6 +107,24 @@ public class OutboxRelay {
         }
     }
 
+    /**
+     * Publishes a row its writer's transaction just committed, without waiting for a round (see the
+     * class comment); falls back to {@link #trigger} when a round is running. Never blocks.
+     */
+    public void publishCommitted(OutboxEntity row) {
+        if (!ready.get()
+                || Publishability.tooLarge(row.messageKey, row.payload, config.maxMessageBytes()) != null
+                || !running.compareAndSet(false, true)) {
+            trigger();
+            return;
+        }
+        Context context = newRoundContext();
+        context.runOnContext(ignored -> publishNow(row, context).subscribe().with(sent -> finished(false), failure -> {
+            LOG.warnf("Publishing a committed row failed, it stays for the next round: %s", failure.toString());
+            finished(false);
+        }));
+    }
+
     @Scheduled(
             identity = "state-outbox-poll",
             every = "${state.outbox.poll-interval}",
@@ -109,13 +135,59 @@ public class OutboxRelay {
 
     private void startRound() {
         requested.set(false);
-        // a fresh duplicated context: its own Hibernate Reactive session, never a caller's; flagged
-        // safe (isolated), as Hibernate Reactive Panache requires
-        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
-        VertxContextSafetyToggle.setContextSafe(context, true);
+        Context context = newRoundContext();
         context.runOnContext(ignored -> round(context).subscribe().with(full -> finished(full), failure -> {
             LOG.warnf("Outbox relay round failed, the rows stay for the next round: %s", failure.toString());
             finished(false);
+        }));
+    }
+
+    /**
+     * A fresh duplicated context: its own Hibernate Reactive session, never a caller's; flagged safe
+     * (isolated), as Hibernate Reactive Panache requires.
+     */
+    private Context newRoundContext() {
+        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
+        VertxContextSafetyToggle.setContextSafe(context, true);
+        return context;
+    }
+
+    /**
+     * Sends one committed row under the session-level relay lock and deletes what it covers once
+     * acknowledged. One statement before the send (the lock) instead of a round's begin, lock and read.
+     */
+    private Uni<Void> publishNow(OutboxEntity row, Context context) {
+        Executor onContext = command -> context.runOnContext(ignored -> command.run());
+        return Panache.withSession(() -> lockQuery("pg_try_advisory_lock").flatMap(locked -> {
+            if (!locked) {
+                // a round of another replica is publishing; the poll picks the row up after it
+                return Uni.createFrom().voidItem();
+            }
+            return sender.send(row.topic, row.messageKey, row.payload)
+                    .map(ignored -> acknowledged(row))
+                    .onFailure()
+                    .recoverWithItem(failure -> notAcknowledged(row, failure))
+                    .emitOn(onContext)
+                    .flatMap(sent -> {
+                        if (sent == null) {
+                            // not acknowledged: a later round retries it
+                            return Uni.createFrom().voidItem();
+                        }
+                        if (sent.failure() != null) {
+                            // refused for good: the round that follows sends it once more and marks it failed
+                            requested.set(true);
+                            return Uni.createFrom().voidItem();
+                        }
+                        return Panache.withTransaction(() -> outbox.deleteCovered(row))
+                                .replaceWithVoid();
+                    })
+                    .eventually(() -> lockQuery("pg_advisory_unlock")
+                            .invoke(released -> {
+                                if (!released) {
+                                    LOG.warn("The session-level outbox relay lock was not held at release");
+                                }
+                            })
+                            .replaceWithVoid());
         }));
     }
 
@@ -146,10 +218,15 @@ public class OutboxRelay {
     }
 
     private static Uni<Boolean> tryLock() {
+        return lockQuery("pg_try_advisory_xact_lock");
+    }
+
+    /** Calls one of PostgreSQL's advisory lock functions on the relay's key. */
+    private static Uni<Boolean> lockQuery(String function) {
         return Panache.getSession()
-                .flatMap(session -> session.createNativeQuery(
-                                "select pg_try_advisory_xact_lock(" + LOCK_KEY + ")", Boolean.class)
-                        .getSingleResult());
+                .flatMap(
+                        session -> session.createNativeQuery("select " + function + "(" + LOCK_KEY + ")", Boolean.class)
+                                .getSingleResult());
     }
 
     /**

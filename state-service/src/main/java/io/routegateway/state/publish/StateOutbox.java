@@ -70,10 +70,23 @@ public class StateOutbox {
 
     /** {@link #credentialChanged(CredentialEntity)} when the caller already holds the new health. */
     public Uni<Long> credentialChanged(CredentialEntity locked, CredentialHealth health) {
+        return groupCredentials
+                .groupIdsOf(locked.id)
+                .flatMap(groupIds -> queueCredentialChange(locked, health, groupIds))
+                .map(ignored -> locked.stateVersion);
+    }
+
+    /**
+     * {@link #credentialChanged(CredentialEntity, CredentialHealth)} when the caller also read the
+     * credential's group ids under its lock, returning the queued row: once the transaction
+     * committed, the caller hands it to {@link OutboxRelay#publishCommitted}.
+     */
+    public Uni<OutboxEntity> queueCredentialChange(
+            CredentialEntity locked, CredentialHealth health, List<String> groupIds) {
         Instant now = clock.instant();
         locked.stateVersion++;
         locked.updatedAt = now;
-        return queueCredential(locked, health, now).replaceWith(locked.stateVersion);
+        return queueRow(Topics.CREDENTIAL_STATE, locked.id, json(StateRows.snapshot(locked, health, groupIds, now)));
     }
 
     /** The credential was deleted: a tombstone for its key. */
@@ -161,8 +174,11 @@ public class StateOutbox {
     }
 
     private Uni<Void> queue(String topic, String key, String payload) {
-        return outbox.persist(new OutboxEntity(topic, key, payload, clock.instant()))
-                .replaceWithVoid();
+        return queueRow(topic, key, payload).replaceWithVoid();
+    }
+
+    private Uni<OutboxEntity> queueRow(String topic, String key, String payload) {
+        return outbox.persist(new OutboxEntity(topic, key, payload, clock.instant()));
     }
 
     private static String json(Object snapshot) {

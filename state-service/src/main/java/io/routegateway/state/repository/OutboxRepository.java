@@ -25,6 +25,18 @@ public class OutboxRepository implements PanacheRepositoryBase<OutboxEntity, Lon
         return count("failedAt is not null");
     }
 
+    /**
+     * Deletes a row the broker acknowledged and the older pending rows of its topic and key: they
+     * were committed before it (one key's writers hold its row lock), so it supersedes them.
+     */
+    public Uni<Long> deleteCovered(OutboxEntity sent) {
+        return delete(
+                "topic = ?1 and messageKey = ?2 and id <= ?3 and failedAt is null",
+                sent.topic,
+                sent.messageKey,
+                sent.id);
+    }
+
     public Uni<Long> deleteByIds(List<Long> ids) {
         return ids.isEmpty() ? Uni.createFrom().item(0L) : delete("id in ?1", ids);
     }

@@ -42,6 +42,8 @@ import io.routegateway.state.repository.OutboxEntity;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -88,6 +90,9 @@ class StatePublicationTests {
 
     @Inject
     MeterRegistry registry;
+
+    @Inject
+    Pool pool;
 
     @Test
     void eachAppliedEventPublishesASnapshotWithTheNextVersionAndNoClearSecret() {
@@ -162,6 +167,41 @@ class StatePublicationTests {
             assertThat(latest.models())
                     .singleElement()
                     .satisfies(model -> assertThat(model.cooldownUntil()).isEqualTo(at.plusSeconds(11)));
+            assertThat(outboxRows(id)).isEmpty();
+        });
+    }
+
+    @Test
+    void aCommittedChangeWaitsWhileAnotherRelayPublishesAndIsPublishedOnceTheLockIsFree() {
+        String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-relay-lock");
+        Instant at = Instant.parse("2026-06-03T09:00:00Z");
+        // another replica's relay round (or its post-commit send) holds the relay lock
+        SqlConnection otherReplica = pool.getConnection().await().atMost(PATIENCE);
+        try {
+            otherReplica
+                    .query("select pg_advisory_lock(" + OutboxRelay.LOCK_KEY + ")")
+                    .execute()
+                    .await()
+                    .atMost(PATIENCE);
+
+            await(() -> service.apply(failure(id, at, "upstream-sol")));
+
+            // the send right after the commit must not overtake the lock holder: nothing on the topic yet
+            assertThat(credential(id).stateVersion).isEqualTo(1);
+            assertThat(TestKafka.readKey(Topics.CREDENTIAL_STATE, id)).isEmpty();
+            assertThat(outboxRows(id)).hasSize(1);
+        } finally {
+            otherReplica
+                    .query("select pg_advisory_unlock(" + OutboxRelay.LOCK_KEY + ")")
+                    .execute()
+                    .await()
+                    .atMost(PATIENCE);
+            otherReplica.close().await().atMost(PATIENCE);
+        }
+
+        // the row was kept: a relay round publishes it and deletes it
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            assertThat(snapshots(id)).extracting(CredentialSnapshot::version).containsExactly(1L);
             assertThat(outboxRows(id)).isEmpty();
         });
     }
