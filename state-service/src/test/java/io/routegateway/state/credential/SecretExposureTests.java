@@ -1,17 +1,9 @@
 package io.routegateway.state.credential;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
 
@@ -19,6 +11,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.Topics;
 import io.routegateway.state.outcome.CredentialEventService;
+import io.routegateway.state.support.CapturedLog;
 import io.routegateway.state.support.TestKafka;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -44,38 +37,16 @@ class SecretExposureTests {
     @Inject
     CredentialEventService events;
 
-    final List<String> logged = new CopyOnWriteArrayList<>();
-    final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            StringBuilder line = new StringBuilder(String.valueOf(record.getMessage()));
-            if (record.getParameters() != null) {
-                line.append(' ').append(Arrays.toString(record.getParameters()));
-            }
-            if (record.getThrown() != null) {
-                StringWriter trace = new StringWriter();
-                record.getThrown().printStackTrace(new PrintWriter(trace));
-                line.append(' ').append(trace);
-            }
-            logged.add(line.toString());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    final CapturedLog log = new CapturedLog();
 
     @BeforeEach
     void captureTheLog() {
-        capture.setLevel(Level.ALL);
-        Logger.getLogger("").addHandler(capture);
+        log.start();
     }
 
     @AfterEach
     void stopCapturing() {
-        Logger.getLogger("").removeHandler(capture);
+        log.stop();
     }
 
     @Test
@@ -163,7 +134,7 @@ class SecretExposureTests {
                             .doesNotContain(rotated)
                             .contains("\"encrypted_secret\":\"v2:"));
         });
-        assertThat(logged)
+        assertThat(log.lines())
                 .allSatisfy(line -> assertThat(line).doesNotContain(secret).doesNotContain(rotated));
     }
 
