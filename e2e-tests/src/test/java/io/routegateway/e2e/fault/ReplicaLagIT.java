@@ -12,6 +12,7 @@ import io.routegateway.e2e.support.EndToEndTest;
 import io.routegateway.e2e.support.EventLedger;
 import io.routegateway.e2e.support.GatewayClient;
 import io.routegateway.e2e.support.Http;
+import io.routegateway.e2e.support.Metrics;
 import io.routegateway.e2e.support.Pool;
 import io.routegateway.e2e.support.ServiceProcess;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,8 @@ class ReplicaLagIT extends EndToEndTest {
 
         List<Long> lagsMicros = new ArrayList<>();
         int polls = 0;
+        // state-service's share of the lag, from its own timers over the samples
+        Metrics stateBefore = Metrics.of(system.state());
         try {
             for (int i = 1; i <= SAMPLES; i++) {
                 String model = "lag-m" + i;
@@ -95,6 +98,7 @@ class ReplicaLagIT extends EndToEndTest {
             demo.reset(preferred);
         }
 
+        Metrics stateAfter = Metrics.of(system.state());
         List<Long> sorted = new ArrayList<>(lagsMicros);
         sorted.sort(null);
         EventLedger.Counts counts = ledger.settle(pool.credentials(), false);
@@ -106,6 +110,9 @@ class ReplicaLagIT extends EndToEndTest {
                 "min_ms=" + millis(sorted.get(0)),
                 "max_ms=" + millis(sorted.get(sorted.size() - 1)),
                 "polls_of_replica_b=" + polls,
+                "state_apply_mean_ms=" + meanMillis(stateBefore, stateAfter, "state_events_apply_seconds"),
+                "state_queued_to_acknowledged_mean_ms="
+                        + meanMillis(stateBefore, stateAfter, "state_outbox_publication_lag_seconds"),
                 "requests=" + (SAMPLES + polls),
                 "client_errors=0",
                 "intended_400s_from_b=" + (polls - SAMPLES),
@@ -118,6 +125,13 @@ class ReplicaLagIT extends EndToEndTest {
     static long percentile(List<Long> sorted, int percent) {
         int rank = (int) Math.ceil(percent / 100.0 * sorted.size());
         return sorted.get(Math.max(0, rank - 1));
+    }
+
+    /** The mean of a timer's observations between two readings, in ms. */
+    private static String meanMillis(Metrics before, Metrics after, String timer) {
+        double seconds = after.sum(timer + "_sum") - before.sum(timer + "_sum");
+        long count = after.count(timer + "_count") - before.count(timer + "_count");
+        return count == 0 ? "none" : String.format(Locale.ROOT, "%.1f", seconds * 1000 / count);
     }
 
     private static String millis(long micros) {
