@@ -17,6 +17,7 @@ import jakarta.inject.Singleton;
 
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
+import io.netty.util.concurrent.EventExecutor;
 import io.routegateway.core.failure.ClientEcho;
 import io.routegateway.core.failure.OutcomeClassifier;
 import io.routegateway.core.failure.StreamCompletion;
@@ -26,6 +27,7 @@ import io.routegateway.core.forward.StreamingPassthrough;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -38,6 +40,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.impl.VertxInternal;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -66,7 +69,8 @@ public class UpstreamClient {
      * long stream holds one for its whole length): {@code route.upstream.http1-connections-per-host}.
      * A request beyond it waits in the pool (within its connect ceiling), so the pool bounds the
      * concurrent streams a replica relays to one cleartext host; each connection is one file
-     * descriptor.
+     * descriptor. Shared out evenly over the event loops' pools (the server spreads client
+     * connections over the loops round-robin).
      */
     public static final int HTTP1_CONNECTIONS_PER_HOST = 4096;
     /** HTTP/2 connections per upstream host (each multiplexes many requests). */
@@ -75,8 +79,19 @@ public class UpstreamClient {
     public static final int KEEP_ALIVE_SECONDS = 60;
 
     private final Vertx vertx;
-    /** One client pair per connect ceiling (in practice one per service: its configured value). */
-    private final Map<Duration, Clients> byConnectCeiling = new ConcurrentHashMap<>();
+    /**
+     * One client pair per connect ceiling (in practice one per service: its configured value) and
+     * per calling event loop. Vert.x's HTTP/1.1 pool hands a pooled connection to any waiter
+     * whatever event loop the connection lives on, so with one shared pool about half of the
+     * streams had every upstream chunk handed from one event loop to the other (a task and a
+     * wake-up per chunk); one pool per event loop keeps a stream's upstream reads on its own loop.
+     * The pool's selection also scans every connection of the pool on each request, and does so
+     * serially for all loops: a pool per loop scans its share only, without the others waiting.
+     */
+    private final Map<ClientKey, Clients> clientsByKey = new ConcurrentHashMap<>();
+
+    /** {@code loop} is the calling event loop's thread, or null for a caller on no event loop. */
+    private record ClientKey(Duration connectCeiling, Thread loop) {}
 
     /**
      * The cleartext and TLS clients for one connect ceiling. The ceiling bounds the whole way to a
@@ -93,6 +108,7 @@ public class UpstreamClient {
     }
 
     private final int http1ConnectionsPerHost;
+    private final int eventLoops;
 
     UpstreamClient(Vertx vertx) {
         this(vertx, HTTP1_CONNECTIONS_PER_HOST);
@@ -108,6 +124,19 @@ public class UpstreamClient {
         }
         this.vertx = vertx;
         this.http1ConnectionsPerHost = http1ConnectionsPerHost;
+        this.eventLoops = eventLoops(vertx);
+    }
+
+    /** How many event loops callers may come from (each gets its own pool). */
+    private static int eventLoops(Vertx vertx) {
+        if (!(vertx instanceof VertxInternal internal)) {
+            return 1;
+        }
+        int count = 0;
+        for (EventExecutor ignored : internal.getEventLoopGroup()) {
+            count++;
+        }
+        return Math.max(1, count);
     }
 
     /** The HTTP/1.1 pool's size per upstream host. */
@@ -116,9 +145,13 @@ public class UpstreamClient {
     }
 
     private Clients clients(Duration connectCeiling) {
-        return byConnectCeiling.computeIfAbsent(connectCeiling, ceiling -> {
+        Context context = Vertx.currentContext();
+        Thread loop = context != null && context.isEventLoopContext() ? Thread.currentThread() : null;
+        return clientsByKey.computeIfAbsent(new ClientKey(connectCeiling, loop), key -> {
+            Duration ceiling = key.connectCeiling();
+            // the per-host bound is shared out over the event loops' pools
             PoolOptions pool = new PoolOptions()
-                    .setHttp1MaxSize(http1ConnectionsPerHost)
+                    .setHttp1MaxSize(Math.max(1, (http1ConnectionsPerHost + eventLoops - 1) / eventLoops))
                     .setHttp2MaxSize(HTTP2_CONNECTIONS_PER_HOST);
             HttpClient cleartext =
                     vertx.createHttpClient(baseOptions(ceiling).setProtocolVersion(HttpVersion.HTTP_1_1), pool);
@@ -147,7 +180,7 @@ public class UpstreamClient {
 
     @PreDestroy
     void close() {
-        byConnectCeiling.values().forEach(Clients::close);
+        clientsByKey.values().forEach(Clients::close);
     }
 
     /**
