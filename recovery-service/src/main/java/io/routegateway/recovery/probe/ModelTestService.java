@@ -84,8 +84,14 @@ public class ModelTestService {
         try {
             target = TestTarget.resolve(credential, requestedModel);
             secret = openSecret(credential);
+            // the same request a gateway sends: a Codex official account is named by its account id
             request = UpstreamRequests.modelTest(
-                    credential.platform(), credential.kind(), credential.baseUrl(), secret, target.upstreamModel());
+                    credential.platform(),
+                    credential.kind(),
+                    credential.baseUrl(),
+                    secret,
+                    target.upstreamModel(),
+                    credential.oauthAccountId());
         } catch (RuntimeException e) {
             return Uni.createFrom().failure(e);
         }

@@ -15,6 +15,9 @@ import io.routegateway.core.state.AccountState;
  * @param encryptedSecret the sealed upstream secret; opened only right before a model test
  * @param config the parsed {@code config_json}, null when it is not a valid JSON object (every
  *     reader of it is forgiving)
+ * @param oauthAccountId the platform account an OAuth-managed official credential's access token
+ *     belongs to ({@code oauth_account_id}), null for api keys, static tokens and unknown accounts: a
+ *     Codex model test names it in {@code chatgpt-account-id}, as gateway requests do
  */
 public record CredentialRecord(
         String id,
@@ -24,7 +27,8 @@ public record CredentialRecord(
         String encryptedSecret,
         JsonNode config,
         AccountState account,
-        boolean archived) {
+        boolean archived,
+        String oauthAccountId) {
 
     public List<ModelMapping> modelMappings() {
         return ModelMappings.fromConfigJson(config);

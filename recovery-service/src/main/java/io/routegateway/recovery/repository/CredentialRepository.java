@@ -40,7 +40,8 @@ public class CredentialRepository {
             SELECT c.id, c.platform, c.kind, c.base_url, c.encrypted_secret, c.config_json, c.archived,
                    c.status, c.transient_failure_count, c.next_retry_at, c.cooldown_until,
                    c.last_failure_kind, c.last_failure_message, c.last_failure_response_json,
-                   c.semantic_failure_streak_count, c.semantic_failure_streak_fingerprint
+                   c.semantic_failure_streak_count, c.semantic_failure_streak_fingerprint,
+                   c.oauth_account_id
             FROM route_credentials c
             """;
 
@@ -130,7 +131,8 @@ public class CredentialRepository {
                 row.getString("encrypted_secret"),
                 configObject(row.getString("config_json")),
                 account,
-                row.getBoolean("archived"));
+                row.getBoolean("archived"),
+                row.getString("oauth_account_id"));
     }
 
     private static ModelState modelState(Row row) {

@@ -88,6 +88,34 @@ class ModelTestResourceTests extends RecoveryIntegrationTest {
     }
 
     @Test
+    void aCodexOfficialAccountIsTestedUnderItsChatGptAccountAsGatewayRequestsAre() {
+        upstream.reply(
+                200,
+                "{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\",\"output\":[{\"type\":"
+                        + "\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"pong\"}]}],"
+                        + "\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}");
+        String official = credentials.insert(credential()
+                .platform("codex")
+                .kind("official")
+                .oauthAccount("acct-codex-1")
+                .baseUrl(upstream.baseUrl()));
+        String apiKey = credentials.insert(credential().platform("codex").baseUrl(upstream.baseUrl()));
+
+        test(official, "{\"model\":\"gpt-5\"}").statusCode(200).body("status", is(200));
+        test(apiKey, "{\"model\":\"gpt-5\"}").statusCode(200).body("status", is(200));
+
+        assertThat(upstream.received()).hasSize(2);
+        assertThat(upstream.received().get(0)).satisfies(request -> {
+            assertThat(request.path()).isEqualTo("/v1/responses");
+            assertThat(request.authorization()).isEqualTo("Bearer " + TestCredentials.secretOf(official));
+            assertThat(request.chatgptAccountId()).isEqualTo("acct-codex-1");
+        });
+        assertThat(upstream.received().get(1).chatgptAccountId())
+                .as("an api key names no account")
+                .isNull();
+    }
+
+    @Test
     void withoutAModelTheFirstMappingIsTestedAndPausedAccountsCanBeTested() {
         upstream.replySuccess();
         String id = account(credential().status("paused"));

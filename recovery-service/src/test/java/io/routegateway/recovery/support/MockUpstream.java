@@ -12,8 +12,13 @@ import io.vertx.core.http.HttpServer;
  */
 public final class MockUpstream implements AutoCloseable {
 
-    /** One received request. */
-    public record Received(String method, String path, String authorization, String apiKey, String body) {}
+    /**
+     * One received request.
+     *
+     * @param chatgptAccountId the {@code chatgpt-account-id} header (Codex official accounts), null when absent
+     */
+    public record Received(
+            String method, String path, String authorization, String apiKey, String chatgptAccountId, String body) {}
 
     private record Reply(int status, String body) {}
 
@@ -35,6 +40,7 @@ public final class MockUpstream implements AutoCloseable {
                             request.path(),
                             request.getHeader("authorization"),
                             request.getHeader("x-api-key"),
+                            request.getHeader("chatgpt-account-id"),
                             body.toString()));
                     Reply current = upstream.reply;
                     request.response()

@@ -27,6 +27,7 @@ public class TestCredentials {
         Instant nextRetryAt;
         Instant cooldownUntil;
         boolean archived;
+        String oauthAccountId;
 
         public Spec platform(String value) {
             platform = value;
@@ -59,6 +60,12 @@ public class TestCredentials {
             return this;
         }
 
+        /** An OAuth-managed official account: authorized, its access token belonging to this platform account. */
+        public Spec oauthAccount(String accountId) {
+            oauthAccountId = accountId;
+            return this;
+        }
+
         public Spec archived() {
             archived = true;
             return this;
@@ -87,8 +94,9 @@ public class TestCredentials {
         String now = Instant.parse("2026-01-01T00:00:00Z").toString();
         pool.preparedQuery("""
                         INSERT INTO route_credentials (id, name, platform, kind, base_url, encrypted_secret, config_json,
-                            status, archived, next_retry_at, cooldown_until, created_at, updated_at)
-                        VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+                            status, archived, next_retry_at, cooldown_until, created_at, updated_at,
+                            oauth_state, oauth_account_id)
+                        VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13)
                         """)
                 .execute(Tuple.from(new Object[] {
                     spec.id,
@@ -101,7 +109,9 @@ public class TestCredentials {
                     spec.archived,
                     text(spec.nextRetryAt),
                     text(spec.cooldownUntil),
-                    now
+                    now,
+                    spec.oauthAccountId == null ? null : "authorized",
+                    spec.oauthAccountId
                 }))
                 .await()
                 .indefinitely();
