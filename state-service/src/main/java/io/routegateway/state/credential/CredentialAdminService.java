@@ -20,6 +20,7 @@ import io.routegateway.core.model.WeightMode;
 import io.routegateway.core.oauth.AuthState;
 import io.routegateway.core.recovery.DefaultZone;
 import io.routegateway.core.state.ModelState;
+import io.routegateway.state.oauth.OAuthStore;
 import io.routegateway.state.pool.AdminWrites;
 import io.routegateway.state.pool.PoolReader;
 import io.routegateway.state.pool.References;
@@ -31,6 +32,7 @@ import io.routegateway.state.repository.CredentialModelRepository;
 import io.routegateway.state.repository.CredentialRepository;
 import io.routegateway.state.repository.GroupCredentialEntity;
 import io.routegateway.state.repository.GroupCredentialRepository;
+import io.routegateway.state.repository.PendingAuthorizationEntity;
 import io.routegateway.state.repository.StateRows;
 import io.routegateway.state.repository.TimelineEntity;
 import io.routegateway.state.repository.TimelineRepository;
@@ -66,6 +68,7 @@ public class CredentialAdminService {
     private final AdminWrites writes;
     private final SecretBox secretBox;
     private final SecretRedactor redactor;
+    private final OAuthStore oauthStore;
     private final Clock clock;
     private final ZoneId defaultZone;
 
@@ -80,6 +83,7 @@ public class CredentialAdminService {
             AdminWrites writes,
             SecretBox secretBox,
             SecretRedactor redactor,
+            OAuthStore oauthStore,
             Clock clock,
             RouteConfig routeConfig) {
         this.credentials = credentials;
@@ -92,6 +96,7 @@ public class CredentialAdminService {
         this.writes = writes;
         this.secretBox = secretBox;
         this.redactor = redactor;
+        this.oauthStore = oauthStore;
         this.clock = clock;
         // the zone stamped into rules that name none: route.default-time-zone, as recovery-service reads it
         this.defaultZone = DefaultZone.resolve(routeConfig.defaultTimeZone(), Optional.empty(), ZoneId.systemDefault());
@@ -172,6 +177,7 @@ public class CredentialAdminService {
                 row.name = changes.name();
             }
             SecretBox.Binding sealedUnder = row.secretBinding();
+            OAuthChange oauth = oauthChange(row, changes);
             row.platform = changes.platform().wire();
             row.kind = changes.kind().wire();
             if (changes.baseUrlSent()) {
@@ -179,6 +185,9 @@ public class CredentialAdminService {
             }
             if (changes.secret() != null) {
                 row.encryptedSecret = secretBox.seal(row.secretBinding(), changes.secret());
+            } else if (oauth == OAuthChange.REAUTHORIZE) {
+                // the access token was issued by the other platform: nothing usable is left to seal
+                row.encryptedSecret = "";
             } else if (!row.encryptedSecret.isEmpty() && !row.secretBinding().equals(sealedUnder)) {
                 row.encryptedSecret = resealed(row, sealedUnder);
             }
@@ -207,8 +216,46 @@ public class CredentialAdminService {
                 List<String> groupIds = changes.groupIds();
                 groups = references.requireGroups(groupIds).flatMap(ok -> replaceGroups(id, groupIds));
             }
-            return groups.flatMap(ok -> outbox.credentialChanged(row)).flatMap(version -> view(row));
+            return groups.flatMap(ok -> applyOAuthChange(row, oauth))
+                    .flatMap(ok -> outbox.credentialChanged(row))
+                    .flatMap(version -> view(row));
         }));
+    }
+
+    /** What an update does to the OAuth material of an OAuth-managed official credential. */
+    enum OAuthChange {
+        /** Nothing: not OAuth-managed, or the material still belongs to the account as it is. */
+        KEEP,
+        /** A static token or an api key replaces it: the credential is no longer OAuth-managed. */
+        FORGET,
+        /** Its platform changed: the tokens belonged to the other one, so it awaits authorization again. */
+        REAUTHORIZE
+    }
+
+    static OAuthChange oauthChange(CredentialEntity row, CredentialRules.Changes changes) {
+        if (row.oauthState == null) {
+            return OAuthChange.KEEP;
+        }
+        if (changes.secret() != null || changes.kind() == CredentialKind.API) {
+            return OAuthChange.FORGET;
+        }
+        return changes.platform().wire().equals(row.platform) ? OAuthChange.KEEP : OAuthChange.REAUTHORIZE;
+    }
+
+    /** Drops the refresh token and the started flows (sealed to the old platform) when the material goes. */
+    private Uni<Void> applyOAuthChange(CredentialEntity row, OAuthChange change) {
+        if (change == OAuthChange.KEEP) {
+            return Uni.createFrom().voidItem();
+        }
+        return oauthStore
+                .forget(row)
+                .flatMap(ok -> PendingAuthorizationEntity.delete("credentialId", row.id))
+                .invoke(dropped -> {
+                    if (change == OAuthChange.REAUTHORIZE) {
+                        row.oauthState = AuthState.UNAUTHORIZED.wire();
+                    }
+                })
+                .replaceWithVoid();
     }
 
     private static CredentialRules.Stored stored(CredentialEntity row) {
@@ -218,7 +265,8 @@ public class CredentialAdminService {
                 row.configJson,
                 WeightMode.fromWire(row.weightMode),
                 row.weight,
-                row.encryptedSecret != null && !row.encryptedSecret.isEmpty());
+                // an OAuth access token is the account's, not a key an api credential could keep
+                row.oauthState == null && row.encryptedSecret != null && !row.encryptedSecret.isEmpty());
     }
 
     /** The stored secret under the row's new binding; refused when it no longer opens (e.g. a replaced key). */

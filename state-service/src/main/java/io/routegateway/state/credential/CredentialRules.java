@@ -64,7 +64,8 @@ public final class CredentialRules {
      *
      * @param platform the stored wire value, read only when the update does not send one
      * @param kind the stored wire value, read only when the update does not send one
-     * @param hasSecret whether a secret is stored (an official credential may await authorization without one)
+     * @param hasSecret whether a static secret is stored (an official credential may await authorization
+     *     without one; the access token of an OAuth-managed one does not count)
      */
     public record Stored(
             String platform, String kind, String configJson, WeightMode weightMode, int weight, boolean hasSecret) {}

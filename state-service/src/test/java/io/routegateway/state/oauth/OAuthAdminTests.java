@@ -274,6 +274,81 @@ class OAuthAdminTests {
         assertThat(pending(id)).hasSize(2);
     }
 
+    @Test
+    void aStaticSecretOrAnApiKindEndsTheOAuthMaterialAndAnotherPlatformAsksForANewAuthorization() {
+        Instant expiry = Instant.now().plus(Duration.ofHours(1));
+        // a static token replaces the OAuth material
+        String toStatic = authorizedClaude(Tokens.fresh(), expiry);
+        admin().body(Map.of("secret", "sk-ant-static-" + UUID.randomUUID()))
+                .patch("/admin/v1/credentials/" + toStatic)
+                .then()
+                .statusCode(200)
+                .body("has_secret", equalTo(true))
+                .body("oauth", nullValue());
+        assertThat(oauthRow(toStatic)).isNull();
+        admin().get("/admin/v1/credentials/" + toStatic + "/oauth")
+                .then()
+                .statusCode(200)
+                .body("state", nullValue());
+
+        // the tokens of one platform are no use on another: the account awaits authorization again
+        String moved = authorizedClaude(Tokens.fresh(), expiry);
+        admin().body(Map.of())
+                .post("/admin/v1/credentials/" + moved + "/oauth/authorize")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("platform", "codex"))
+                .patch("/admin/v1/credentials/" + moved)
+                .then()
+                .statusCode(200)
+                .body("has_secret", equalTo(false))
+                .body("oauth.state", equalTo("unauthorized"))
+                .body("oauth.access_expires_at", nullValue());
+        assertThat(oauthRow(moved)).isNull();
+        assertThat(pending(moved)).isEmpty();
+        assertThat(credential(moved).encryptedSecret).isEmpty();
+        CredentialSnapshot published = org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> latestSnapshot(moved),
+                        snapshot -> snapshot != null && snapshot.version() == credential(moved).stateVersion);
+        assertThat(published.oauth().state()).isEqualTo(AuthState.UNAUTHORIZED);
+
+        // an api key needs a key of its own: the access token does not become one
+        Tokens tokens = Tokens.fresh();
+        String toApi = authorizedClaude(tokens, expiry);
+        long version = credential(toApi).stateVersion;
+        error(
+                admin().body(Map.of("kind", "api", "platform", "openai"))
+                        .patch("/admin/v1/credentials/" + toApi)
+                        .then(),
+                400,
+                "validation.secret");
+        assertThat(credential(toApi).stateVersion).isEqualTo(version);
+        assertThat(credential(toApi).oauthState).isEqualTo("authorized");
+        admin().body(Map.of("kind", "api", "platform", "openai", "secret", "sk-relay-" + UUID.randomUUID()))
+                .patch("/admin/v1/credentials/" + toApi)
+                .then()
+                .statusCode(200)
+                .body("kind", equalTo("api"))
+                .body("oauth", nullValue());
+        assertThat(oauthRow(toApi)).isNull();
+
+        // purging the credential takes its refresh token with it
+        String purged = authorizedClaude(Tokens.fresh(), expiry);
+        admin().delete("/admin/v1/credentials/" + purged + "?purge=true").then().statusCode(204);
+        assertThat(oauthRow(purged)).isNull();
+    }
+
+    private static String authorizedClaude(Tokens tokens, Instant expiry) {
+        String id = awaitingAuthorization("claude");
+        admin().body(Map.of("credentials_json", claudeFile(tokens, expiry)))
+                .put("/admin/v1/credentials/" + id + "/oauth")
+                .then()
+                .statusCode(200);
+        return id;
+    }
+
     private static CredentialOAuthEntity oauthRow(String id) {
         return inSession(() -> Panache.getSession().flatMap(session -> session.find(CredentialOAuthEntity.class, id)));
     }
