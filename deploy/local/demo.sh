@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The demo configuration of the local run, through the state-service admin API, and what to try.
 #
-#   deploy/local/demo.sh seed    create what is missing (idempotent): two groups, four credentials on
-#                                the demo upstream (demo-d in no group), one AccessKey (plaintext kept
-#                                in .local/run/demo-access-key)
+#   deploy/local/demo.sh seed    create what is missing (idempotent): three groups, four api credentials
+#                                on the demo upstream (demo-d in no group), one official Codex account
+#                                authorized with the demo upstream's mock OAuth server (demo-codex),
+#                                one AccessKey (plaintext kept in .local/run/demo-access-key)
 #   deploy/local/demo.sh info    print the AccessKey and the failover walkthrough
 #   deploy/local/demo.sh badges  light up every badge of the console at once (demo-b, demo-c, demo-d;
 #                                cooldowns raised to 5 minutes so there is time to look; ~10 s)
@@ -11,7 +12,8 @@
 #                                models cleared and resumed, accounts restored
 #
 # run.sh calls both once the services are ready. Settings: STATE_URL (http://127.0.0.1:8081),
-# GATEWAY_URL (http://127.0.0.1:8080), DEMO_UPSTREAM_URL (http://127.0.0.1:9300), ADMIN_TOKEN.
+# GATEWAY_URL (http://127.0.0.1:8080), DEMO_UPSTREAM_URL (http://127.0.0.1:9300), ADMIN_TOKEN,
+# DEMO_OAUTH_FRESH=1 (the demo upstream was just started: authorize the official account again).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -21,6 +23,11 @@ DEMO_UPSTREAM_URL=${DEMO_UPSTREAM_URL:-http://127.0.0.1:9300}
 ADMIN_TOKEN=${ADMIN_TOKEN:-local-dev-admin-token}
 KEY_FILE="$LOCAL_DIR/run/demo-access-key"
 ADMIN="$STATE_URL/admin/v1"
+# The official (subscription) account: a Codex account of the demo upstream's mock OAuth server, whose
+# OAuth account id names it in the demo's answers and counts.
+OFFICIAL_ID=demo-codex
+OFFICIAL_MODELS='["gpt-5","gpt-5.1-codex"]'
+DEMO_OAUTH_FRESH=${DEMO_OAUTH_FRESH:-0}
 
 # Every demo credential maps the same three client-facing models onto the demo upstream's names, has
 # the failure cooldown on (10 s, the spec's default) and keeps the default retry policy.
@@ -91,6 +98,47 @@ seed_group() {
   fi
 }
 
+# The official account: created without a secret (it awaits authorization), then given the OAuth
+# material a login at the mock OAuth server would leave (POST /_control/oauth/grants) through the
+# onboarding API (PUT /credentials/{id}/oauth). From then on state-service refreshes its access token
+# before it expires. It is authorized again when it is new, not authorized (or revoked), or the demo
+# upstream was just started (its mock OAuth server knows no earlier token).
+seed_official() {
+  local created=0 answer state grant fields
+  if exists "/credentials/$OFFICIAL_ID"; then
+    log "credential $OFFICIAL_ID exists"
+  else
+    create /credentials "credential $OFFICIAL_ID (official Codex account)" \
+      "{\"id\":\"$OFFICIAL_ID\",\"name\":\"demo Codex subscription\",\"platform\":\"codex\",\"kind\":\"official\",
+        \"base_url\":\"$DEMO_UPSTREAM_URL\",\"failure_policy\":$POLICY,\"recovery\":{\"mode\":\"off\"}}" >/dev/null
+    created=1
+  fi
+  answer=$(admin GET "/credentials/$OFFICIAL_ID/oauth")
+  [ "$(status_of "$answer")" = 200 ] || die "GET /credentials/$OFFICIAL_ID/oauth answered $(status_of "$answer"): $(body_of "$answer")"
+  state=$(sed -n 's/.*"state":"\([a-z]*\)".*/\1/p' <<<"$(body_of "$answer")")
+  answer=$(admin GET "/credentials/$OFFICIAL_ID")
+  if [ "$created" = 0 ] && [ "$DEMO_OAUTH_FRESH" != 1 ] && [ "$state" = authorized ] \
+    && ! grep -q '"status":"revoked"' <<<"$(body_of "$answer")"; then
+    log "credential $OFFICIAL_ID is authorized"
+    return 0
+  fi
+  grant=$(curl -sS -X POST -d "{\"account_id\":\"$OFFICIAL_ID\"}" "$DEMO_UPSTREAM_URL/_control/oauth/grants")
+  # the grant's own fields come first; credentials_json after them repeats them inside the CLI files
+  fields=$(sed -n 's/^{"access_token":"\([^"]*\)","refresh_token":"\([^"]*\)","expires_at":"\([^"]*\)","account_id":"\([^"]*\)".*/{"access_token":"\1","refresh_token":"\2","expires_at":"\3","account_id":"\4"}/p' <<<"$grant")
+  [ -n "$fields" ] || die "the demo upstream's mock OAuth server gave no grant"
+  expect 200 PUT "/credentials/$OFFICIAL_ID/oauth" "$fields" >/dev/null
+  log "credential $OFFICIAL_ID authorized with the mock OAuth server"
+}
+
+seed_official_group() {
+  if exists /groups/official; then
+    log "group official exists"
+  else
+    create /groups "group official" \
+      "{\"id\":\"official\",\"name\":\"official\",\"exposed_models\":$OFFICIAL_MODELS,\"credential_ids\":[\"$OFFICIAL_ID\"]}" >/dev/null
+  fi
+}
+
 # The plaintext of an AccessKey is shown once, at creation: it is kept in $KEY_FILE. A key whose
 # plaintext was lost is replaced.
 seed_access_key() {
@@ -104,7 +152,7 @@ seed_access_key() {
   fi
   local created key
   created=$(create /access-keys "AccessKey demo" \
-    '{"id":"demo","name":"demo","group_ids":["primary","backup"]}')
+    '{"id":"demo","name":"demo","group_ids":["primary","backup","official"]}')
   key=$(sed -n 's/.*"key":"\([^"]*\)".*/\1/p' <<<"$created")
   [ -n "$key" ] || die "no key in the answer: $created"
   mkdir -p "$(dirname "$KEY_FILE")"
@@ -122,6 +170,9 @@ cmd_seed() {
   # primary takes nearly all traffic; backup takes over when primary has no working credential
   seed_group primary 100 '["demo-a","demo-b"]'
   seed_group backup 1 '["demo-c"]'
+  # the official account serves the Codex models of its own group; a failure there leaves the rest of
+  # the demo usable (a subshell: its die ends only this step)
+  ( seed_official && seed_official_group ) || log "the official account $OFFICIAL_ID is not seeded (see above)"
   seed_access_key
 }
 
@@ -225,7 +276,7 @@ cmd_info() {
   key=$(cat "$KEY_FILE")
   cat <<TXT
 
-Demo configuration: groups primary (demo-a, demo-b) and backup (demo-c); credentials on the demo
+Demo configuration: groups primary (demo-a, demo-b), backup (demo-c) and official (demo-codex); credentials on the demo
 upstream $DEMO_UPSTREAM_URL with the keys demo-account-a/b/c/d (demo-d in no group); models
 gpt-5.6-sol, glm-5.3, claude-sonnet-4-5. Cooldown 10 s; demo-a recovers by healthcheck, demo-b by
 schedule.
@@ -272,6 +323,24 @@ Try failover:
   4. flip it back, wait out the 10 s cooldown, send a few requests: once one lands on demo-a the row is gone:
      curl -X DELETE $DEMO_UPSTREAM_URL/_control/accounts/demo-account-a
   The demo upstream's request counts per account and model: curl -s $DEMO_UPSTREAM_URL/_control/accounts
+
+An official (subscription) account: demo-codex, a Codex account of the demo upstream's mock OAuth
+server, serves gpt-5 and gpt-5.1-codex (group official). Its access tokens live 6 minutes;
+state-service refreshes each one 5 minutes before it expires, so about once a minute:
+  curl -s $GATEWAY_URL/v1/chat/completions -H "Authorization: Bearer $key" \\
+    -H 'Content-Type: application/json' -d '{"model":"gpt-5","messages":[{"role":"user","content":"hi"}]}'
+  -> "Hello from demo account demo-codex via gpt-5"
+  its authorization (state, access_expires_at and refreshed_at moving on; never a token):
+     curl -s -H "Authorization: Bearer $ADMIN_TOKEN" $ADMIN/credentials/$OFFICIAL_ID/oauth
+  the mock OAuth server's counters (refresh_calls, refresh_reuse) and switches:
+     curl -s $DEMO_UPSTREAM_URL/_control/oauth
+  make its next refresh fail for good (the account is revoked; seed authorizes it again):
+     curl -X PUT $DEMO_UPSTREAM_URL/_control/oauth -d '{"invalid_grant_account":"$OFFICIAL_ID"}'
+     ... wait for the refresh, then: curl -X DELETE $DEMO_UPSTREAM_URL/_control/oauth; deploy/local/demo.sh seed
+  a usage-limit answer (the account cools until the reported reset, 2 minutes):
+     curl -X PUT $DEMO_UPSTREAM_URL/_control/accounts/$OFFICIAL_ID -d '{"mode":"usage_limit","reset_after_seconds":120,"window":"5h"}'
+  (An AccessKey demo made before the official group existed does not reach it: remove
+  $KEY_FILE and run deploy/local/demo.sh seed for a new one.)
 
 The console: $STATE_URL/console/ (sign in with the admin token $ADMIN_TOKEN). After step 1 and 2
 the demo-a row shows 错误 1 次 and 模型 1 不可用. Every other badge at once (demo-b, demo-c, demo-d):

@@ -18,6 +18,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 RUN_DIR="$LOCAL_DIR/run"
 KAFKA_PORT=${RUN_KAFKA_PORT:-9092}
 DEMO_PORT=9300
+# Lifetime of the access tokens the demo upstream's mock OAuth server issues (RUN_DEMO_OAUTH_ACCESS_TTL_SECONDS).
+DEMO_OAUTH_ACCESS_TTL_SECONDS=${RUN_DEMO_OAUTH_ACCESS_TTL_SECONDS:-360}
+# Set when this run started the demo upstream, whose mock OAuth server then holds no earlier token.
+DEMO_OAUTH_FRESH=0
 READY_TIMEOUT=${RUN_READY_TIMEOUT:-180}
 
 # name:port, in start order (state-service first: it migrates the database). Each service's health and
@@ -77,9 +81,14 @@ start_demo_upstream() {
     return 0
   fi
   port_open "$DEMO_PORT" && die "port $DEMO_PORT for the demo upstream is taken by another process"
-  setsid java -Xmx128m -XX:+UseSerialGC -cp "$(cat "$DEMO_CLASSPATH_FILE"):$DEMO_CLASSES" \
+  # Short-lived access tokens from its mock OAuth server: with state-service's 5-minute refresh lead
+  # the seeded official account (demo.sh) is refreshed about a minute after each issue.
+  DEMO_OAUTH_ACCESS_TTL_SECONDS=$DEMO_OAUTH_ACCESS_TTL_SECONDS \
+    setsid java -Xmx128m -XX:+UseSerialGC -cp "$(cat "$DEMO_CLASSPATH_FILE"):$DEMO_CLASSES" \
     "$DEMO_MAIN" "$DEMO_PORT" </dev/null >"$DEMO_LOG" 2>&1 &
   pid=$!
+  # it knows no token issued before: demo.sh authorizes the official account again
+  DEMO_OAUTH_FRESH=1
   echo "$pid" >"$DEMO_PID_FILE"
   local began=$SECONDS
   until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$DEMO_PORT/_control/accounts")" = 200 ]; do
@@ -112,7 +121,7 @@ status_demo_upstream() {
 }
 
 seed_demo() {
-  DEMO_UPSTREAM_URL="http://127.0.0.1:$DEMO_PORT" ADMIN_TOKEN="$LOCAL_ADMIN_TOKEN" \
+  DEMO_UPSTREAM_URL="http://127.0.0.1:$DEMO_PORT" ADMIN_TOKEN="$LOCAL_ADMIN_TOKEN" DEMO_OAUTH_FRESH=$DEMO_OAUTH_FRESH \
     "$ROOT_DIR/deploy/local/demo.sh" seed
 }
 
@@ -143,6 +152,14 @@ service_env() {
       echo "ROUTE_INTERNAL_TOKEN=$LOCAL_INTERNAL_TOKEN"
       echo "QUARKUS_DATASOURCE_USERNAME=route"
       echo "QUARKUS_DATASOURCE_PASSWORD=route"
+      # Every platform's OAuth token endpoint and authorize page: the demo upstream's mock OAuth
+      # server, against which state-service refreshes the seeded official account (demo.sh).
+      local platform
+      for platform in CODEX CLAUDE GEMINI GROK; do
+        echo "ROUTE_OAUTH_${platform}_TOKEN_URL=http://127.0.0.1:$DEMO_PORT/oauth/token"
+        echo "ROUTE_OAUTH_${platform}_AUTHORIZE_URL=http://127.0.0.1:$DEMO_PORT/oauth/authorize"
+        echo "ROUTE_OAUTH_${platform}_CLIENT_ID=local-demo-${platform,,}"
+      done
       ;;
     gateway-service)
       echo "ROUTE_STATE_SIGNING_PUBLIC_KEYS=$LOCAL_SIGNING_KEY_ID=$LOCAL_SIGNING_PUBLIC_KEY"
@@ -226,7 +243,7 @@ The route gateway is running:
   console           http://127.0.0.1:8081/console/   (sign in with the admin token: $LOCAL_ADMIN_TOKEN)
   state-service     http://127.0.0.1:8081   (admin API, token: $LOCAL_ADMIN_TOKEN)
   recovery-service  http://127.0.0.1:8082   (internal API: state-service's token only)
-  demo upstream     http://127.0.0.1:$DEMO_PORT   (behaviour control: /_control/accounts)
+  demo upstream     http://127.0.0.1:$DEMO_PORT   (behaviour control: /_control/accounts; mock OAuth server: /_control/oauth)
   health, metrics   http://127.0.0.1:9080|9081|9082/q/health/ready, /q/metrics   (management ports)
   Kafka             127.0.0.1:$KAFKA_PORT
   PostgreSQL        postgresql://route:route@127.0.0.1:5432/route_gateway

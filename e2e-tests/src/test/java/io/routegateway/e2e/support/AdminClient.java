@@ -35,6 +35,19 @@ public final class AdminClient {
         return expect(200, "GET", "/credentials/" + id, null);
     }
 
+    /** The auth view of an official credential's OAuth material (state, expiry, account id; never a token). */
+    public JsonNode oauth(String credentialId) {
+        return expect(200, "GET", "/credentials/" + credentialId + "/oauth", null);
+    }
+
+    /**
+     * Stores OAuth material for an official credential (token fields or a CLI credentials file):
+     * onboarding, or re-authorization in place; returns the auth view.
+     */
+    public JsonNode storeOAuth(String credentialId, Object material) {
+        return expect(200, "PUT", "/credentials/" + credentialId + "/oauth", material);
+    }
+
     public JsonNode models(String credentialId) {
         return expect(200, "GET", "/credentials/" + credentialId + "/models", null);
     }

@@ -2,6 +2,7 @@ package io.routegateway.e2e.support;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -23,9 +24,19 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 public final class OutcomeTap {
 
-    /** One produced outcome message. */
+    /**
+     * One produced outcome message.
+     *
+     * @param resetsAt a quota event's reported reset ({@code resets_at}), null when it has none
+     */
     public record Outcome(
-            String credentialId, UUID eventId, String type, String modelKey, int partition, long offset) {}
+            String credentialId,
+            UUID eventId,
+            String type,
+            String modelKey,
+            int partition,
+            long offset,
+            Instant resetsAt) {}
 
     private final String bootstrapServers;
 
@@ -95,7 +106,10 @@ public final class OutcomeTap {
                             ? event.path("model_key").asText()
                             : null,
                     record.partition(),
-                    record.offset());
+                    record.offset(),
+                    event.path("resets_at").isTextual()
+                            ? Instant.parse(event.path("resets_at").asText())
+                            : null);
         } catch (IOException | IllegalArgumentException e) {
             throw new AssertionError("unreadable outcome at offset " + record.offset() + ": " + e.getMessage(), e);
         }

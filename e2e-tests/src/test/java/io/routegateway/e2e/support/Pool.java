@@ -59,6 +59,7 @@ public final class Pool {
         private final ArrayNode mappings = body.putArray("model_mappings");
         private final ObjectNode policy = body.putObject("failure_policy");
         private String platform = "openai";
+        private boolean official;
 
         CredentialSpec() {
             policy.put("cooldown_enabled", true).put("cooldown_seconds", 10);
@@ -67,6 +68,16 @@ public final class Pool {
         /** The upstream platform ({@code openai}, {@code claude}, {@code gemini}, …); default openai. */
         public CredentialSpec platform(String value) {
             platform = value;
+            return this;
+        }
+
+        /**
+         * An official (subscription) account of the platform, created without a secret: it awaits
+         * authorization until its OAuth material is stored ({@code PUT /credentials/{id}/oauth}).
+         */
+        public CredentialSpec official(String officialPlatform) {
+            platform = officialPlatform;
+            official = true;
             return this;
         }
 
@@ -110,13 +121,17 @@ public final class Pool {
 
     /**
      * Creates a credential; its id (at most 16 characters: the demo's answer names the account by
-     * its first 16) is also its secret, i.e. its demo upstream account.
+     * its first 16) is also its secret, i.e. its demo upstream account. An official one has no
+     * secret: its demo account is the OAuth account id of the grant stored for it.
      */
     public String credential(String role, Consumer<CredentialSpec> setup) {
         String id = role + "-" + suffix;
         CredentialSpec spec = new CredentialSpec();
         setup.accept(spec);
         required(spec.body, id, "e2e " + role, spec.platform, system.demoBaseUrl());
+        if (spec.official) {
+            spec.body.put("kind", "official").remove("secret");
+        }
         system.admin().expect(201, "POST", "/credentials", spec.body);
         credentials.add(id);
         for (JsonNode mapping : spec.mappings) {

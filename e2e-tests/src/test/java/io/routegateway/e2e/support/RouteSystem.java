@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +45,16 @@ public final class RouteSystem implements AutoCloseable {
     public static final String SIGNING_PUBLIC_KEY = "MCowBQYDK2VwAyEAxjNvnsJavKodrTFRxNBuceojR4W4BORHWBaUyi3wSng=";
     /** Recovery ticks every 2 s instead of 30 s, so recovery shows within a test. */
     public static final int RECOVERY_TICK_SECONDS = 2;
+
+    /**
+     * state-service refreshes an access token this long before it expires (default 5 minutes): a
+     * token the demo's OAuth server issues for 30 s falls due 10 s after it was issued.
+     */
+    public static final Duration OAUTH_REFRESH_LEAD = Duration.ofSeconds(20);
+    /** The refresher looks for due tokens every second instead of every 2 s. */
+    public static final Duration OAUTH_TICK = Duration.ofSeconds(1);
+    /** The OAuth client id state-service presents to the demo's token endpoint, per platform. */
+    public static final String OAUTH_CLIENT_ID_PREFIX = "e2e-client-";
 
     static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration BROKER_TIMEOUT = Duration.ofMinutes(2);
@@ -267,6 +278,26 @@ public final class RouteSystem implements AutoCloseable {
         env.put("ROUTE_STATE_SIGNING_PRIVATE_KEY", SIGNING_PRIVATE_KEY);
         env.put("ROUTE_STATE_SIGNING_KEY_ID", SIGNING_KEY_ID);
         env.put("STATE_RECOVERY_URL", "http://127.0.0.1:" + recoveryPort);
+        env.putAll(oauthEnvironment());
+        return env;
+    }
+
+    /**
+     * Every platform's token endpoint and authorize page are the demo upstream's mock OAuth server;
+     * short lead, lease, timeout and tick, so a refresh falls due and happens within a test.
+     */
+    private Map<String, String> oauthEnvironment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("ROUTE_OAUTH_REFRESH_LEAD", OAUTH_REFRESH_LEAD.toSeconds() + "s");
+        env.put("ROUTE_OAUTH_LEASE", "15s");
+        env.put("ROUTE_OAUTH_HTTP_TIMEOUT", "5s");
+        env.put("ROUTE_OAUTH_TICK", OAUTH_TICK.toSeconds() + "s");
+        for (String platform : List.of("codex", "claude", "gemini", "grok")) {
+            String prefix = "ROUTE_OAUTH_" + platform.toUpperCase(Locale.ROOT) + "_";
+            env.put(prefix + "TOKEN_URL", demoBaseUrl() + "/oauth/token");
+            env.put(prefix + "AUTHORIZE_URL", demoBaseUrl() + "/oauth/authorize");
+            env.put(prefix + "CLIENT_ID", OAUTH_CLIENT_ID_PREFIX + platform);
+        }
         return env;
     }
 
