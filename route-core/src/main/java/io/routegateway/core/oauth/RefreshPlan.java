@@ -42,6 +42,19 @@ public final class RefreshPlan {
                 && tokenIssuedAt.isBefore(occurredAt);
     }
 
+    /**
+     * When the next refresh may be tried after {@code failures} consecutive transient failures (at
+     * least 1): {@code backoff} doubled per further failure, capped at {@code maxBackoff}.
+     */
+    public static Instant nextAttempt(Instant now, int failures, Duration backoff, Duration maxBackoff) {
+        int doublings = Math.max(0, Math.min(failures, 31) - 1);
+        Duration wait = backoff;
+        for (int i = 0; i < doublings && wait.compareTo(maxBackoff) < 0; i++) {
+            wait = wait.multipliedBy(2);
+        }
+        return now.plus(wait.compareTo(maxBackoff) > 0 ? maxBackoff : wait);
+    }
+
     /** What a refresh answer means for the credential. */
     public sealed interface Result permits Refreshed, Transient, Permanent {}
 

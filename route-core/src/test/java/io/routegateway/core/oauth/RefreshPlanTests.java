@@ -53,6 +53,19 @@ class RefreshPlanTests {
     }
 
     @Test
+    void theBackoffDoublesPerFailureUpToItsCap() {
+        Duration backoff = Duration.ofSeconds(10);
+        Duration cap = Duration.ofMinutes(10);
+        assertThat(RefreshPlan.nextAttempt(NOW, 1, backoff, cap)).isEqualTo(NOW.plusSeconds(10));
+        assertThat(RefreshPlan.nextAttempt(NOW, 2, backoff, cap)).isEqualTo(NOW.plusSeconds(20));
+        assertThat(RefreshPlan.nextAttempt(NOW, 4, backoff, cap)).isEqualTo(NOW.plusSeconds(80));
+        assertThat(RefreshPlan.nextAttempt(NOW, 7, backoff, cap)).isEqualTo(NOW.plus(cap));
+        assertThat(RefreshPlan.nextAttempt(NOW, Integer.MAX_VALUE, backoff, cap))
+                .isEqualTo(NOW.plus(cap));
+        assertThat(RefreshPlan.nextAttempt(NOW, 0, backoff, cap)).isEqualTo(NOW.plusSeconds(10));
+    }
+
+    @Test
     void codexTokensCarryTheAccountIdOfTheIdTokenAndRotate() {
         String idToken = jwt("{\"https://api.openai.com/auth\":{\"chatgpt_account_id\":\"acct-9\"}}");
         String body = "{\"access_token\":\"at-new\",\"refresh_token\":\"rt-new\",\"id_token\":\"" + idToken

@@ -3,6 +3,8 @@ package io.routegateway.state.oauth;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
@@ -85,8 +87,7 @@ public class TokenEndpoint {
                 held.refreshToken(), held.accessToken(), settings.clientSecret().orElse(null));
         return post(platform, settings.tokenUrl().orElseThrow(), request)
                 .map(answer -> masked(
-                        RefreshPlan.classify(platform, held, answer.status(), answer.body(), clock.instant()),
-                        secrets));
+                        RefreshPlan.classify(platform, held, answer.status(), answer.body(), receivedAt()), secrets));
     }
 
     /** Exchanges an authorization code (with its PKCE verifier) for the account's first material. */
@@ -108,7 +109,15 @@ public class TokenEndpoint {
         Secrets secrets = new Secrets(code, verifier, settings.clientSecret().orElse(null));
         return post(platform, settings.tokenUrl().orElseThrow(), request)
                 .map(answer ->
-                        masked(RefreshPlan.parse(platform, answer.status(), answer.body(), clock.instant()), secrets));
+                        masked(RefreshPlan.parse(platform, answer.status(), answer.body(), receivedAt()), secrets));
+    }
+
+    /**
+     * When an answer arrived, to the second: expiries are {@code expires_in} seconds from it, and an
+     * instant finer than the database keeps would publish another expiry than the one stored.
+     */
+    private Instant receivedAt() {
+        return clock.instant().truncatedTo(ChronoUnit.SECONDS);
     }
 
     private static Optional<String> missingConfiguration(Platform platform, OAuthConfig.PlatformOAuth settings) {

@@ -10,6 +10,9 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialEvent.AttemptSucceeded;
+import io.routegateway.core.event.CredentialEvent.TransientFailureRecorded;
+import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.oauth.RefreshPlan;
 import io.routegateway.core.policy.RuntimeSettings;
 import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.core.state.CredentialProfile;
@@ -25,6 +28,7 @@ import io.routegateway.state.publish.StateOutbox;
 import io.routegateway.state.repository.CredentialEntity;
 import io.routegateway.state.repository.CredentialModelEntity;
 import io.routegateway.state.repository.CredentialModelRepository;
+import io.routegateway.state.repository.CredentialOAuthEntity;
 import io.routegateway.state.repository.CredentialRepository;
 import io.routegateway.state.repository.OutboxEntity;
 import io.routegateway.state.repository.ProcessedEventRepository;
@@ -43,6 +47,9 @@ import io.smallrye.mutiny.Uni;
  * means a redelivery: nothing else happens), load the model rows, run {@link StateTransition#apply}
  * (escalation included, under the lock), write only what changed, append the timeline, bump {@code
  * state_version} and queue the snapshot.
+ *
+ * <p>A 401 about the access token an OAuth-managed official credential holds also asks the
+ * refresher for a refresh ({@code refresh_due_at}, in the same transaction).
  *
  * <p>A plain success read from {@code route.outcomes} first takes a fast path: gateways publish
  * every success (only this service knows whether a failure recorded by another replica or by
@@ -195,7 +202,8 @@ public class CredentialEventService {
                     return processedEvents
                             .recordIfNewReading(event.eventId(), row.id, event.type(), now)
                             .flatMap(recorded -> recorded.isNew()
-                                    ? applyLocked(row, event, position, recorded)
+                                    ? askForRefreshOnUnauthorized(row, event, now)
+                                            .flatMap(ignored -> applyLocked(row, event, position, recorded))
                                     : Uni.createFrom()
                                             .item(Applied.nothingQueued(new ApplyResult(
                                                     event.eventId(),
@@ -204,6 +212,32 @@ public class CredentialEventService {
                                                     row.stateVersion,
                                                     List.of()))));
                 }));
+    }
+
+    /**
+     * The 401 hook of the token lifecycle: an upstream 401 about the access token an OAuth-managed
+     * official credential holds now ({@link RefreshPlan#asksForRefresh}: the token was issued before
+     * the failure) sets {@code refresh_due_at}, in this transaction, so the refresher renews it at
+     * its next tick. A 401 about an older token is already answered by the newer one.
+     */
+    private Uni<Void> askForRefreshOnUnauthorized(CredentialEntity row, CredentialEvent event, Instant now) {
+        if (!(event instanceof TransientFailureRecorded failure)
+                || row.oauthState == null
+                || !CredentialKind.OFFICIAL.wire().equals(row.kind)
+                || failure.status() == null
+                || failure.status() != 401) {
+            return Uni.createFrom().voidItem();
+        }
+        return Panache.getSession()
+                .flatMap(session -> session.find(CredentialOAuthEntity.class, row.id))
+                .invoke(oauth -> {
+                    if (oauth != null
+                            && RefreshPlan.asksForRefresh(failure.status(), oauth.tokenIssuedAt, failure.occurredAt())
+                            && (oauth.refreshDueAt == null || oauth.refreshDueAt.isAfter(now))) {
+                        oauth.refreshDueAt = now;
+                    }
+                })
+                .replaceWithVoid();
     }
 
     private static OutcomePosition positionOf(CredentialEntity row) {
