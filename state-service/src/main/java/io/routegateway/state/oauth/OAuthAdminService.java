@@ -14,8 +14,12 @@ import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.failure.SecretMask;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.Platform;
+import io.routegateway.core.oauth.OAuthCodes;
 import io.routegateway.core.oauth.OAuthMaterial;
 import io.routegateway.core.oauth.Pkce;
+import io.routegateway.core.oauth.TokenResponse;
+import io.routegateway.core.policy.ValidationException;
+import io.routegateway.core.text.StorableText;
 import io.routegateway.state.pool.AdminWrites;
 import io.routegateway.state.pool.SecretRedactor;
 import io.routegateway.state.repository.CredentialEntity;
@@ -46,6 +50,7 @@ public class OAuthAdminService {
     private final AdminWrites writes;
     private final SecretBox secretBox;
     private final SecretRedactor redactor;
+    private final TokenEndpoint tokens;
     private final Clock clock;
 
     OAuthAdminService(
@@ -55,6 +60,7 @@ public class OAuthAdminService {
             AdminWrites writes,
             SecretBox secretBox,
             SecretRedactor redactor,
+            TokenEndpoint tokens,
             Clock clock) {
         this.credentials = credentials;
         this.store = store;
@@ -62,6 +68,7 @@ public class OAuthAdminService {
         this.writes = writes;
         this.secretBox = secretBox;
         this.redactor = redactor;
+        this.tokens = tokens;
         this.clock = clock;
     }
 
@@ -118,6 +125,93 @@ public class OAuthAdminService {
                     .map(saved -> new AuthorizeStartView(
                             start.authorizeUrl(), start.state(), start.redirectUri(), start.expiresAt()));
         }));
+    }
+
+    /**
+     * Completes an authorization-code flow: the state is used up (deleted, committed) before the code
+     * is exchanged, so a replay or a concurrent second callback with it is refused; the tokens are
+     * then stored in a transaction of their own (the token call holds no row lock). A refused or
+     * failed exchange is 502 {@code oauth_exchange_failed}, its message without the code or verifier.
+     */
+    public Uni<OAuthAdminView> callback(String id, JsonNode body) {
+        Pkce.Callback callback = OAuthAdminRules.callback(body);
+        return Panache.withTransaction(() -> official(credentials.findById(id), id)
+                        .flatMap(
+                                row -> PendingAuthorizationEntity.<PendingAuthorizationEntity>findById(callback.state())
+                                        .flatMap(pending -> useUp(row, pending))))
+                .flatMap(exchange -> tokens.exchangeCode(
+                                exchange.platform(),
+                                callback.code(),
+                                exchange.verifier(),
+                                exchange.redirectUri(),
+                                callback.state())
+                        .map(answer -> issued(answer, callback.code(), exchange.verifier())))
+                .flatMap(material ->
+                        writes.inTransaction(() -> credentials.findForUpdate(id).flatMap(row -> {
+                            if (row == null) {
+                                throw AdminException.notFound("credential", id);
+                            }
+                            OAuthAdminRules.requireOfficial(CredentialKind.fromWire(row.kind));
+                            return store.store(row, material.material(), now())
+                                    .flatMap(version -> store.oauthRow(id))
+                                    .map(oauth -> view(row, oauth));
+                        })));
+    }
+
+    /** What the code is exchanged with, once the state was found usable and deleted. */
+    private record Exchange(Platform platform, String verifier, String redirectUri) {
+
+        @Override
+        public String toString() {
+            return "Exchange[platform=" + platform + ", verifier=***, redirectUri=" + redirectUri + "]";
+        }
+    }
+
+    private Uni<Exchange> useUp(CredentialEntity row, PendingAuthorizationEntity pending) {
+        OAuthAdminRules.requireUsable(
+                pending == null ? null : new OAuthAdminRules.Pending(pending.credentialId, pending.expiresAt),
+                row.id,
+                now());
+        String verifier;
+        try {
+            verifier = secretBox.open(
+                    PendingAuthorizationEntity.verifierBinding(row.id, row.platform), pending.sealedCodeVerifier);
+        } catch (IllegalArgumentException sealedForAnotherPlatform) {
+            throw new ValidationException(
+                    OAuthCodes.STATE,
+                    "the authorization was started before the credential's platform changed; start it again");
+        }
+        Exchange exchange = new Exchange(Platform.fromWire(row.platform), verifier, pending.redirectUri);
+        // only the caller whose DELETE removed the row goes on: a concurrent callback finds 0 rows
+        return PendingAuthorizationEntity.delete("state", pending.state).map(deleted -> {
+            if (deleted == 0) {
+                throw new ValidationException(
+                        OAuthCodes.STATE, "the state is unknown or was already used; start the authorization again");
+            }
+            return exchange;
+        });
+    }
+
+    private static TokenResponse.Tokens issued(TokenResponse answer, String code, String verifier) {
+        if (answer instanceof TokenResponse.Tokens tokens) {
+            return tokens;
+        }
+        TokenResponse.Failure failure = (TokenResponse.Failure) answer;
+        StringBuilder reason = new StringBuilder(failure.status() == null ? "no answer" : "HTTP " + failure.status());
+        if (failure.error() != null) {
+            reason.append(' ').append(failure.error());
+        }
+        if (failure.description() != null) {
+            reason.append(": ").append(failure.description());
+        }
+        String screened = StorableText.truncate(
+                StorableText.sanitise(SecretMask.apply(SecretMask.apply(reason.toString(), code), verifier)),
+                OAuthAdminRules.MAX_ERROR_CHARS);
+        throw new AdminException(
+                502,
+                OAuthCodes.EXCHANGE_FAILED,
+                "the platform's token endpoint did not exchange the code (" + screened
+                        + "); start the authorization again");
     }
 
     private static Uni<CredentialEntity> official(Uni<CredentialEntity> found, String id) {

@@ -65,4 +65,17 @@ public class OAuthResource {
                     JsonNode body) {
         return admin.authorize(id, body);
     }
+
+    @POST
+    @Path("/callback")
+    @Operation(
+            summary = "Complete the authorization-code flow with the callback URL (or the code and state): the code"
+                    + " is exchanged at the platform's token endpoint and the tokens stored; 502 oauth_exchange_failed"
+                    + " when it refuses")
+    public Uni<OAuthAdminView> callback(
+            @PathParam("id") String id,
+            @RequestBody(content = @Content(schema = @Schema(implementation = OAuthInputs.Callback.class)))
+                    JsonNode body) {
+        return admin.callback(id, body);
+    }
 }
