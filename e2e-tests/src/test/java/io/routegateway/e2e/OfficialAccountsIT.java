@@ -23,7 +23,6 @@ import io.routegateway.e2e.support.ServiceProcess;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +38,6 @@ import static org.awaitility.Awaitility.await;
  * <p>Each official credential's OAuth account id is its credential id, so the demo's request counts,
  * behaviours and answers ("demo account X") name the credential however often its token rotates.
  */
-@Disabled("needs state-service's OAuth refresher (issue 17), not on main yet; enable and run once it is")
 class OfficialAccountsIT extends EndToEndTest {
 
     /** A Codex baseline model: official accounts send the requested name as it is. */
