@@ -139,6 +139,28 @@ class StreamCompletionTests {
     }
 
     @Test
+    void theMarkersCompileToASmallAutomaton() {
+        // one state per distinct set of part-way matches, far below the guard
+        assertThat(StreamCompletion.automatonStates()).isBetween(2, StreamCompletion.MAX_STATES - 1);
+    }
+
+    @Test
+    void aScanFedFromAnOffsetReadsOnlyItsRange() {
+        byte[] bytes = "[DONE]data: {}[DONE]".getBytes(StandardCharsets.UTF_8);
+        assertThat(StreamCompletion.scan().feed(bytes, 6, 8).completed()).isFalse();
+        assertThat(StreamCompletion.scan().feed(bytes, 14, 6).completed()).isTrue();
+        assertThat(StreamCompletion.scan().feed(bytes, 1, 5).completed()).isFalse();
+    }
+
+    @Test
+    void nonLatinCharactersBreakAPartialMatchLikeAnyOther() {
+        assertThat(StreamCompletion.hasTerminalMarker("[DO\u4f60NE]")).isFalse();
+        assertThat(StreamCompletion.hasTerminalMarker("\u4f60[DONE]\u4f60")).isTrue();
+        assertThat(StreamCompletion.hasTerminalMarker("\"finish_reason\":\u00a0\"stop\""))
+                .isFalse();
+    }
+
+    @Test
     void disconnectedMessageIsTheSpecLabel() {
         assertThat(StreamCompletion.DISCONNECTED_MESSAGE).isEqualTo("stream_disconnected_before_completion");
     }
