@@ -50,6 +50,8 @@ import io.routegateway.core.upstream.UpstreamRequests;
 import io.routegateway.core.usage.TokenUsage;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
@@ -81,6 +83,8 @@ final class RequestExchange {
     public static final String ESTIMATE_HEADER = "x-route-token-count";
 
     private static final Logger LOG = Logger.getLogger(RequestExchange.class);
+    /** A stream frame's write is not awaited (see {@link #relay}). */
+    private static final Handler<AsyncResult<Void>> NO_COMPLETION = null;
 
     private final ForwardingService service;
     private final RoutingContext ctx;
@@ -596,17 +600,27 @@ final class RequestExchange {
 
     private void writeThrough(ChatStreamUsage.Filter usageFrames, Buffer chunk) {
         if (usageFrames == null) {
-            response.write(chunk);
+            relay(chunk);
             return;
         }
         byte[] in = chunk.getBytes();
         byte[] out = usageFrames.feed(in);
         if (out == in) {
             // the common case, a chunk of whole frames without the usage frame: it goes out as it came
-            response.write(chunk);
+            relay(chunk);
         } else if (out.length > 0) {
-            response.write(Buffer.buffer(out));
+            relay(Buffer.buffer(out));
         }
+    }
+
+    /**
+     * Writes one frame of a committed stream without asking for its completion: nothing waits on
+     * it (a broken client connection reaches {@link #clientClosed}, backpressure is {@code
+     * writeQueueFull}), and without a handler Vert.x writes with Netty's void promise instead of a
+     * promise and a listener per frame.
+     */
+    private void relay(Buffer frame) {
+        response.write(frame, NO_COMPLETION);
     }
 
     /**
@@ -635,7 +649,7 @@ final class RequestExchange {
         response.setChunked(true);
         firstByteSent();
         if (!first.isEmpty()) {
-            response.write(first);
+            relay(Buffer.buffer(first));
         }
         stream.start(
                 chunk -> {
@@ -647,7 +661,7 @@ final class RequestExchange {
                         return;
                     }
                     if (!out.isEmpty()) {
-                        response.write(out);
+                        relay(Buffer.buffer(out));
                     }
                     if (response.writeQueueFull()) {
                         stream.pause();
@@ -683,14 +697,14 @@ final class RequestExchange {
         if (usageFrames != null) {
             byte[] rest = usageFrames.finish();
             if (rest.length > 0) {
-                response.write(Buffer.buffer(rest));
+                relay(Buffer.buffer(rest));
             }
         }
         if (translator != null) {
             try {
                 String tail = StreamTranslator.wire(translator.finish());
                 if (!tail.isEmpty()) {
-                    response.write(tail);
+                    relay(Buffer.buffer(tail));
                 }
             } catch (RuntimeException e) {
                 transformFailure = responseTransform(outcome.status(), e);
