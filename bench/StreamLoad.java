@@ -29,6 +29,7 @@ import io.vertx.core.http.RequestOptions;
  * java -cp "$(cat demo-upstream/target/runtime-classpath.txt)" bench/StreamLoad.java \
  *   streams --port 19080 --key KEY --streams 1000 --frames 20 --interval-ms 50 --seconds 20 \
  *   --watch gateway=PID --watch upstream=PID
+ * java ... bench/StreamLoad.java streams --port 19301 --key KEY ... --watch nginx=MASTER,WORKER1,WORKER2
  * java ... bench/StreamLoad.java body --port 19080 --key KEY --body-kb 200 --concurrency 4 --seconds 10 --watch gateway=PID
  * </pre>
  *
@@ -39,7 +40,8 @@ import io.vertx.core.http.RequestOptions;
  * their time from request to last byte (p50/p99), time to first byte, streams/s, frames (SSE events)
  * received. For every watched process: CPU (utime+stime from /proc/PID/stat) over the window divided
  * by the frames received (also without the JIT compiler threads), max RSS and max open file
- * descriptors sampled every 500 ms.
+ * descriptors sampled every 500 ms. A watched name may stand for several processes ({@code
+ * nginx=PID1,PID2}: a master and its workers): their CPU, RSS and descriptors are summed.
  *
  * body: C slots post one buffered request after another whose user message is B KB; CPU of each
  * watched process per request over the window.
@@ -52,13 +54,17 @@ public final class StreamLoad {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = new LinkedHashMap<>();
-        Map<String, Integer> watch = new LinkedHashMap<>();
+        Map<String, int[]> watch = new LinkedHashMap<>();
         String mode = args[0];
         for (int i = 1; i < args.length; i += 2) {
             String key = args[i].replaceFirst("^--", "");
             if (key.equals("watch")) {
-                String[] pair = args[i + 1].split("=");
-                watch.put(pair[0], Integer.parseInt(pair[1]));
+                String[] pair = args[i + 1].split("=", 2);
+                watch.put(pair[0], Stream.of(pair[1].split(","))
+                        .map(String::trim)
+                        .filter(pid -> !pid.isEmpty())
+                        .mapToInt(Integer::parseInt)
+                        .toArray());
             } else {
                 opts.put(key, args[i + 1]);
             }
@@ -137,9 +143,45 @@ public final class StreamLoad {
         }
     }
 
-    /** Max RSS and fds of the watched processes, and their CPU over the measured window. */
+    /** CPU seconds of several processes together (NaN when one of them is unreadable). */
+    static double cpuSeconds(int[] pids) {
+        double total = 0;
+        for (int pid : pids) {
+            total += cpuSeconds(pid);
+        }
+        return total;
+    }
+
+    static double cpuSecondsWithoutJit(int[] pids) {
+        double total = 0;
+        for (int pid : pids) {
+            total += cpuSecondsWithoutJit(pid);
+        }
+        return total;
+    }
+
+    static long rssKb(int[] pids) {
+        long total = 0;
+        for (int pid : pids) {
+            total += rssKb(pid);
+        }
+        return total;
+    }
+
+    static int fds(int[] pids) {
+        int total = 0;
+        for (int pid : pids) {
+            total += fds(pid);
+        }
+        return total;
+    }
+
+    /**
+     * Max RSS and fds of the watched processes, and their CPU over the measured window; a name
+     * with several processes gets their sums (RSS and fds summed per sample, then the max).
+     */
     static final class Watched {
-        final Map<String, Integer> pids;
+        final Map<String, int[]> pids;
         final Map<String, long[]> max = new LinkedHashMap<>(); // rss kB, fds
         final Map<String, Double> cpuStart = new LinkedHashMap<>();
         final Map<String, Double> cpuEnd = new LinkedHashMap<>();
@@ -148,7 +190,7 @@ public final class StreamLoad {
         double wallStart;
         double wallEnd;
 
-        Watched(Map<String, Integer> pids) {
+        Watched(Map<String, int[]> pids) {
             this.pids = pids;
             pids.keySet().forEach(name -> max.put(name, new long[2]));
         }
@@ -187,9 +229,10 @@ public final class StreamLoad {
                 long[] m = max.get(name);
                 out.append(first ? "" : ",").append('"').append(name).append("\":{")
                         .append(String.format(Locale.ROOT, "\"cpu_s\":%.2f,\"cpu_cores\":%.2f,\"cpu_us_per_%s\":%.1f,"
-                                + "\"cpu_us_per_%s_without_jit\":%.1f,\"rss_max_mb\":%d,\"fds_max\":%d}",
+                                + "\"cpu_us_per_%s_without_jit\":%.1f,\"rss_max_mb\":%d,\"fds_max\":%d,\"pids\":%d}",
                                 cpu, cpu / (wallEnd - wallStart), perUnit, units == 0 ? 0 : cpu * 1e6 / units,
-                                perUnit, units == 0 ? 0 : app * 1e6 / units, m[0] / 1024, m[1]));
+                                perUnit, units == 0 ? 0 : app * 1e6 / units, m[0] / 1024, m[1],
+                                pids.get(name).length));
                 first = false;
             }
             out.append('}');
@@ -230,16 +273,19 @@ public final class StreamLoad {
         final AtomicInteger shortStreams = new AtomicInteger();
         final List<long[]> done = new ArrayList<>(); // stream nanos, ttfb nanos
         final int port;
+        /** The streams the run asked for (more than {@link #slots} when the fd limit capped them). */
+        final int asked;
         volatile boolean measuring;
         volatile boolean stopping;
         long deadlineNanos;
 
-        Streams(Vertx vertx, int port, String key, Map<String, String> opts, Map<String, Integer> pids, int seconds,
+        Streams(Vertx vertx, int port, String key, Map<String, String> opts, Map<String, int[]> pids, int seconds,
                 String label) {
             this.vertx = vertx;
             this.port = port;
             this.key = key;
             this.slots = Integer.parseInt(opts.getOrDefault("streams", "1000"));
+            this.asked = Integer.parseInt(opts.getOrDefault("asked", String.valueOf(slots)));
             this.frames = Integer.parseInt(opts.getOrDefault("frames", "20"));
             this.intervalMs = Long.parseLong(opts.getOrDefault("interval-ms", "50"));
             this.seconds = seconds;
@@ -293,11 +339,11 @@ public final class StreamLoad {
             double window = watched.wallEnd - watched.wallStart;
             StringBuilder out = new StringBuilder();
             out.append(String.format(Locale.ROOT,
-                    "{\"label\":\"%s\",\"port\":%d,\"streams\":%d,\"frames\":%d,\"interval_ms\":%d,\"window_s\":%.1f,"
+                    "{\"label\":\"%s\",\"port\":%d,\"asked\":%d,\"streams\":%d,\"frames\":%d,\"interval_ms\":%d,\"window_s\":%.1f,"
                             + "\"completed\":%d,\"streams_per_s\":%.1f,\"stream_p50_s\":%.3f,\"stream_p99_s\":%.3f,"
                             + "\"ttfb_p50_ms\":%.2f,\"ttfb_p99_ms\":%.2f,\"frames_received\":%d,\"frames_per_s\":%.0f,"
                             + "\"errors\":%d,\"short_streams\":%d,\"drained\":%b,\"loadavg\":\"%s\"",
-                    label, port, slots, frames, intervalMs, window, times.length, times.length / window,
+                    label, port, asked, slots, frames, intervalMs, window, times.length, times.length / window,
                     percentile(times, 0.5) / 1e9, percentile(times, 0.99) / 1e9,
                     percentile(ttfb, 0.5) / 1e6, percentile(ttfb, 0.99) / 1e6,
                     framesInWindow.get(), framesInWindow.get() / window, errors.get(), shortStreams.get(), drained,
@@ -392,7 +438,7 @@ public final class StreamLoad {
         volatile boolean measuring;
         volatile long deadlineNanos;
 
-        Bodies(Vertx vertx, int port, String key, Map<String, String> opts, Map<String, Integer> pids, int seconds,
+        Bodies(Vertx vertx, int port, String key, Map<String, String> opts, Map<String, int[]> pids, int seconds,
                 String label) {
             this.vertx = vertx;
             this.port = port;

@@ -6,13 +6,22 @@
 #   bench/run.sh [--duration SECONDS] [--rounds N] [--build] [--hold] [--streams-only]
 #
 # --streams-only runs only the concurrent-streams and large-body scenarios (bench/StreamLoad.java:
-# N concurrent slow streams and 200 KB prompts, direct and through the gateway, interleaved) and
-# writes their section to bench/results/<timestamp>-streams.md, leaving docs/performance.md alone;
-# without it they run after the other figures and their section is part of the report. Tuned by
-# STREAM_COUNTS (default "1000 4000 10000"), STREAM_FRAMES (20), STREAM_INTERVAL_MS (50),
-# STREAM_SECONDS (measured window per run, 20), STREAM_ROUNDS (2), BODY_KB (200), BODY_SECONDS (10).
-# To compare two builds under the same load, GATEWAY_B_APP=<another quarkus-app directory> runs the
-# second replica from it and STREAM_COMPARE=1 adds its runs ("gateway-b") to every round.
+# N concurrent slow streams and 200 KB prompts, direct, through nginx and through the gateway,
+# interleaved) and writes their section to bench/results/<timestamp>-streams.md, leaving
+# docs/performance.md alone; without it they run after the other figures and their section is part of
+# the report. Tuned by STREAM_COUNTS (default "1000 4000 10000"), STREAM_FRAMES (20),
+# STREAM_INTERVAL_MS (50), STREAM_SECONDS (measured window per run, 20), STREAM_ROUNDS (2), BODY_KB
+# (200), BODY_SECONDS (10). To compare two builds under the same load, GATEWAY_B_APP=<another
+# quarkus-app directory> runs the second replica from it and STREAM_COMPARE=1 adds its runs
+# ("gateway-b") to every round.
+#
+# From STREAM_TLS_FROM streams on (default 10000; STREAM_TLS=1: for every N) the gateway's streams go
+# to the demo upstream's TLS port, where the gateway speaks HTTP/2 (ALPN) and multiplexes them on a
+# few connections (STREAM_H2_MAX_STREAMS per connection, default 1000), as it does with production
+# upstreams; over cleartext HTTP/1.1 it holds an upstream socket per stream and 10,000 streams do not
+# fit the open-files limit. The certificate is a throwaway self-signed one for 127.0.0.1/localhost
+# (keytool), trusted by the gateways through javax.net.ssl.trustStore. The direct and nginx paths
+# stay cleartext HTTP/1.1. nginx runs NGINX_WORKERS workers (default 1, 2 with --streams-only).
 #
 # --hold starts and seeds everything, prints the ports and keys, and waits (for profiling by hand)
 # instead of measuring; Ctrl-C stops it all.
@@ -44,6 +53,9 @@ BENCH_DIR="$LOCAL_DIR/bench"
 RESULTS_DIR="$ROOT_DIR/bench/results"
 UPSTREAM_PORT=19300
 NGINX_PORT=19301
+# the demo upstream's TLS port (HTTP/2 by ALPN)
+UPSTREAM_TLS_PORT=19302
+TLS_PASSWORD=bench-throwaway-store
 STATE_PORT=19081
 GATEWAY_PORT=19080
 GATEWAY_B_PORT=19083
@@ -74,6 +86,13 @@ STREAM_ROUNDS=${STREAM_ROUNDS:-2}
 BODY_KB=${BODY_KB:-200}
 BODY_SECONDS=${BODY_SECONDS:-10}
 STREAM_COMPARE=${STREAM_COMPARE:-0}
+STREAM_TLS=${STREAM_TLS:-0}
+STREAM_TLS_FROM=${STREAM_TLS_FROM:-10000}
+STREAM_H2_MAX_STREAMS=${STREAM_H2_MAX_STREAMS:-1000}
+STREAM_TLS_WARMUP_SECONDS=${STREAM_TLS_WARMUP_SECONDS:-30}
+# nginx workers: one for the throughput figures (as they have always been measured), two for the
+# streams alone (10,000 streams need 20,000 sockets, more than one process may open here)
+NGINX_WORKERS=${NGINX_WORKERS:-$([ "$STREAMS_ONLY" = 1 ] && echo 2 || echo 1)}
 GATEWAY_APP=${GATEWAY_APP:-$ROOT_DIR/gateway-service/target/quarkus-app}
 GATEWAY_B_APP=${GATEWAY_B_APP:-$GATEWAY_APP}
 PIDS=()
@@ -91,8 +110,8 @@ install_tools() {
   local missing=()
   if [ "$STREAMS_ONLY" = 0 ]; then
     command -v wrk >/dev/null || missing+=(wrk)
-    command -v nginx >/dev/null || missing+=(nginx-light)
   fi
+  command -v nginx >/dev/null || missing+=(nginx-light)
   command -v python3 >/dev/null || missing+=(python3)
   if [ ${#missing[@]} -gt 0 ]; then
     log "Installing ${missing[*]}"
@@ -116,6 +135,23 @@ build() {
 fresh_database() {
   "$ROOT_DIR/deploy/local/postgres.sh" >/dev/null
   su postgres -c "psql -q -c 'DROP DATABASE IF EXISTS route_bench WITH (FORCE)' -c 'CREATE DATABASE route_bench OWNER route'" >/dev/null
+}
+
+# A throwaway self-signed certificate for the upstream's TLS port (SAN 127.0.0.1 and localhost: the
+# gateway's client verifies the host) and a trust store holding it for the gateways.
+tls_material() {
+  TLS_DIR="$BENCH_DIR/tls"
+  rm -rf "$TLS_DIR"
+  mkdir -p "$TLS_DIR"
+  keytool -genkeypair -alias upstream -keyalg RSA -keysize 2048 -validity 2 -dname CN=localhost \
+    -ext san=ip:127.0.0.1,dns:localhost -storetype PKCS12 -keystore "$TLS_DIR/upstream.p12" \
+    -storepass "$TLS_PASSWORD" -keypass "$TLS_PASSWORD" >/dev/null 2>&1
+  keytool -exportcert -rfc -alias upstream -keystore "$TLS_DIR/upstream.p12" -storepass "$TLS_PASSWORD" \
+    -file "$TLS_DIR/upstream.crt" >/dev/null 2>&1
+  keytool -importcert -noprompt -alias upstream -file "$TLS_DIR/upstream.crt" -storetype PKCS12 \
+    -keystore "$TLS_DIR/trust.p12" -storepass "$TLS_PASSWORD" >/dev/null 2>&1
+  TLS_TRUST_OPTS="-Djavax.net.ssl.trustStore=$TLS_DIR/trust.p12 -Djavax.net.ssl.trustStorePassword=$TLS_PASSWORD"
+  TLS_TRUST_OPTS+=" -Djavax.net.ssl.trustStoreType=PKCS12"
 }
 
 start_bg() { # name, log, command...
@@ -165,9 +201,9 @@ start_gateways() {
   local -a env_vars
   mapfile -t env_vars < <(service_env)
   start_bg GATEWAY "$BENCH_DIR/gateway-a.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_PORT QUARKUS_MANAGEMENT_PORT=$GATEWAY_MANAGEMENT_PORT \
-    java $GATEWAY_JAVA_OPTS -jar "$GATEWAY_APP/quarkus-run.jar"
+    java $GATEWAY_JAVA_OPTS $TLS_TRUST_OPTS -jar "$GATEWAY_APP/quarkus-run.jar"
   start_bg GATEWAY_B "$BENCH_DIR/gateway-b.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_B_PORT QUARKUS_MANAGEMENT_PORT=$GATEWAY_B_MANAGEMENT_PORT \
-    java $GATEWAY_JAVA_OPTS -jar "$GATEWAY_B_APP/quarkus-run.jar"
+    java $GATEWAY_JAVA_OPTS $TLS_TRUST_OPTS -jar "$GATEWAY_B_APP/quarkus-run.jar"
   wait_http "http://127.0.0.1:$GATEWAY_MANAGEMENT_PORT/q/health/ready" 200 gateway-a
   wait_http "http://127.0.0.1:$GATEWAY_B_MANAGEMENT_PORT/q/health/ready" 200 gateway-b
 }
@@ -188,6 +224,17 @@ seed() {
       \"priority\":$((i % 3 == 0 ? 0 : 1)),\"group_ids\":[\"bench\"]}" >/dev/null
   done
   ACCESS_KEY=$(new_access_key bench bench)
+  # The same pool on the upstream's TLS port (HTTP/2), in a group of its own with its own key: the
+  # concurrent-streams scenario's gateway path from STREAM_TLS_FROM streams on.
+  admin POST /groups '{"id":"bench-tls","name":"bench over TLS","weight_mode":"auto","affinity_enabled":false}' >/dev/null
+  for ((i = 0; i < POOL_SIZE; i++)); do
+    admin POST /credentials "{\"id\":\"bench-tls-$i\",\"name\":\"bench tls $i\",\"platform\":\"openai\",\"kind\":\"api\",
+      \"base_url\":\"https://127.0.0.1:$UPSTREAM_TLS_PORT\",\"secret\":\"bench-tls-upstream-$i\",
+      \"model_mappings\":[{\"from\":\"bench-model\",\"to\":\"bench-model\"}],
+      \"failure_policy\":{\"cooldown_enabled\":true,\"cooldown_seconds\":10},
+      \"priority\":$((i % 3 == 0 ? 0 : 1)),\"group_ids\":[\"bench-tls\"]}" >/dev/null
+  done
+  TLS_ACCESS_KEY=$(new_access_key bench-tls bench-tls)
   # The propagation pool: a preferred credential without retries and a fallback, 130 models each
   # (one per sample, warm-up included; never all cooling, which would escalate to the account).
   local lag_models
@@ -255,6 +302,42 @@ usage_backlog() { # usage records the gateways handed to Kafka that state-servic
   echo $((published > stored ? published - stored : 0))
 }
 
+# nginx's master and worker PIDs, comma-separated (StreamLoad sums their CPU, RSS and descriptors)
+nginx_pids() {
+  local master workers i
+  for ((i = 0; i < 50; i++)); do
+    master=$(cat "$BENCH_DIR/nginx/nginx.pid" 2>/dev/null || true)
+    workers=$([ -n "$master" ] && cat "/proc/$master/task/$master/children" 2>/dev/null || true)
+    [ "$(wc -w <<<"$workers")" -lt "$NGINX_WORKERS" ] || { echo "$master,$(tr -s ' ' ',' <<<"${workers% }")"; return 0; }
+    sleep 0.1
+  done
+  return 1
+}
+
+# The upstream's counters so far as one JSON line: requests per HTTP version and its TLS port's
+# connections (opened, open, most open at once), which show how the gateway reached it.
+upstream_protocols() { # label asked
+  curl -s "http://127.0.0.1:$UPSTREAM_PORT/_control/accounts" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(json.dumps({"upstream_after": sys.argv[1], "asked": int(sys.argv[2]),
+                  "requests_by_version": d.get("requests_by_version"), "tls_connections": d.get("tls_connections")}))' \
+    "$1" "$2" || true
+}
+
+# One streamed request through the gateway on the TLS pool: the gateways trust the throwaway
+# certificate and reach the upstream's TLS port (retried while the gateway's state settles).
+check_tls_path() {
+  local status began=$SECONDS
+  until status=$(curl -s -o /dev/null -w '%{http_code}' -H "authorization: Bearer $TLS_ACCESS_KEY" \
+    -H 'content-type: application/json' -d '{"model":"bench-model","stream":true,"messages":[{"role":"user","content":"hi"}]}' \
+    "http://127.0.0.1:$GATEWAY_PORT/v1/chat/completions") && [ "$status" = 200 ]; do
+    [ $((SECONDS - began)) -lt 30 ] || die "the gateway's TLS path answered $status (see $BENCH_DIR/gateway-a.log)"
+    sleep 1
+  done
+  log "Gateway -> upstream over TLS: $(upstream_protocols check 0)"
+}
+
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 stream_load() { # mode label port key [args...] -> one JSON line (bench/StreamLoad.java)
@@ -265,41 +348,61 @@ stream_load() { # mode label port key [args...] -> one JSON line (bench/StreamLo
     echo "{\"label\":\"$label\",\"error\":\"not measured, see the raw log\"}"
 }
 
-# The concurrent-streams scenario (N slow streams at once, direct and through the first gateway,
-# interleaved per round) and the large-body one (200 KB prompts against small ones, CPU per request
-# and per KB); every figure is written as one JSON line to $BENCH_DIR/streams.jsonl, and the section
-# to $BENCH_DIR/streams.md (bench/streams_report.py).
+# The concurrent-streams scenario (N slow streams at once, direct, through nginx and through the first
+# gateway, interleaved per round; through the gateway over the upstream's TLS port from
+# STREAM_TLS_FROM streams on) and the large-body one (200 KB prompts against small ones, CPU per
+# request and per KB); every figure is written as one JSON line to $BENCH_DIR/streams.jsonl, and the
+# section to $BENCH_DIR/streams.md (bench/streams_report.py).
 streams_scenarios() {
-  local out="$BENCH_DIR/streams.jsonl" n r fd_limit cap
+  local out="$BENCH_DIR/streams.jsonl" n r fd_limit cap_single cap_relay cap_nginx
   : >"$out"
   fd_limit=$(ulimit -n)
-  # one process holds N client sockets and N upstream sockets through the gateway; leave room for
-  # its JVM, Kafka and PostgreSQL connections
-  cap=$(((fd_limit - 500) / 2))
+  # how many streams a path can hold within the open-files limit: the direct upstream and a gateway
+  # relaying over HTTP/2 hold one socket per stream (plus a few upstream connections), a gateway over
+  # cleartext HTTP/1.1 two (leave room for its JVM, Kafka and PostgreSQL connections), each nginx
+  # worker two for its share
+  cap_single=$((fd_limit - 500))
+  cap_relay=$(((fd_limit - 500) / 2))
+  cap_nginx=$((NGINX_WORKERS * (fd_limit - 500) / 2))
   log "Concurrent streams: ${STREAM_COUNTS} streams of $STREAM_FRAMES frames ${STREAM_INTERVAL_MS} ms apart (fd limit $fd_limit)"
   # warm the streaming path (JIT) before the first measured run: after the throughput rounds a short
   # one is enough, alone (--streams-only) the JIT needs about a minute of streams
-  local warm=15
+  local warm=15 tls_any=$STREAM_TLS
   [ "$STREAMS_ONLY" = 0 ] || warm=${STREAM_WARMUP_SECONDS:-60}
+  for n in $STREAM_COUNTS; do [ "$n" -lt "$STREAM_TLS_FROM" ] || tls_any=1; done
   stream_load streams warm-up "$GATEWAY_PORT" "$ACCESS_KEY" --streams 500 --frames "$STREAM_FRAMES" \
     --interval-ms "$STREAM_INTERVAL_MS" --seconds "$warm" >/dev/null
+  if [ "$tls_any" = 1 ]; then
+    # the HTTP/2 and TLS code of the upstream client is compiled separately
+    stream_load streams warm-up "$GATEWAY_PORT" "$TLS_ACCESS_KEY" --streams 500 --frames "$STREAM_FRAMES" \
+      --interval-ms "$STREAM_INTERVAL_MS" --seconds "$STREAM_TLS_WARMUP_SECONDS" >/dev/null
+  fi
   if [ "$STREAM_COMPARE" = 1 ]; then
     stream_load streams warm-up "$GATEWAY_B_PORT" "$ACCESS_KEY" --streams 500 --frames "$STREAM_FRAMES" \
       --interval-ms "$STREAM_INTERVAL_MS" --seconds "$warm" >/dev/null
+    if [ "$tls_any" = 1 ]; then
+      stream_load streams warm-up "$GATEWAY_B_PORT" "$TLS_ACCESS_KEY" --streams 500 --frames "$STREAM_FRAMES" \
+        --interval-ms "$STREAM_INTERVAL_MS" --seconds "$STREAM_TLS_WARMUP_SECONDS" >/dev/null
+    fi
   fi
   for n in $STREAM_COUNTS; do
-    local held=$n
-    [ "$held" -le "$cap" ] || held=$cap
+    local tls=$STREAM_TLS gw_key=$ACCESS_KEY gw_label=gateway gw_cap=$cap_relay
+    if [ "$n" -ge "$STREAM_TLS_FROM" ]; then tls=1; fi
+    if [ "$tls" = 1 ]; then gw_key=$TLS_ACCESS_KEY gw_label=gateway-tls gw_cap=$cap_single; fi
+    local direct_n=$((n < cap_single ? n : cap_single)) nginx_n=$((n < cap_nginx ? n : cap_nginx))
+    local gw_n=$((n < gw_cap ? n : gw_cap))
+    local common=(--asked "$n" --frames "$STREAM_FRAMES" --interval-ms "$STREAM_INTERVAL_MS" --seconds "$STREAM_SECONDS")
     for ((r = 1; r <= STREAM_ROUNDS; r++)); do
       echo "{\"uptime\":\"$(uptime | sed 's/.*load/load/')\",\"asked\":$n,\"round\":$r}" >>"$out"
-      stream_load streams direct "$UPSTREAM_PORT" bench-upstream-0 --streams "$held" --frames "$STREAM_FRAMES" \
-        --interval-ms "$STREAM_INTERVAL_MS" --seconds "$STREAM_SECONDS" --watch "upstream=$UPSTREAM_PID" >>"$out"
-      stream_load streams gateway "$GATEWAY_PORT" "$ACCESS_KEY" --streams "$held" --frames "$STREAM_FRAMES" \
-        --interval-ms "$STREAM_INTERVAL_MS" --seconds "$STREAM_SECONDS" \
+      stream_load streams direct "$UPSTREAM_PORT" bench-upstream-0 --streams "$direct_n" "${common[@]}" \
+        --watch "upstream=$UPSTREAM_PID" >>"$out"
+      stream_load streams nginx "$NGINX_PORT" bench-upstream-0 --streams "$nginx_n" "${common[@]}" \
+        --watch "nginx=$(nginx_pids)" --watch "upstream=$UPSTREAM_PID" >>"$out"
+      stream_load streams "$gw_label" "$GATEWAY_PORT" "$gw_key" --streams "$gw_n" "${common[@]}" \
         --watch "gateway=$GATEWAY_PID" --watch "upstream=$UPSTREAM_PID" >>"$out"
+      [ "$tls" = 0 ] || upstream_protocols "$gw_label" "$n" >>"$out"
       if [ "$STREAM_COMPARE" = 1 ]; then
-        stream_load streams gateway-b "$GATEWAY_B_PORT" "$ACCESS_KEY" --streams "$held" --frames "$STREAM_FRAMES" \
-          --interval-ms "$STREAM_INTERVAL_MS" --seconds "$STREAM_SECONDS" \
+        stream_load streams "${gw_label/gateway/gateway-b}" "$GATEWAY_B_PORT" "$gw_key" --streams "$gw_n" "${common[@]}" \
           --watch "gateway=$GATEWAY_B_PID" --watch "upstream=$UPSTREAM_PID" >>"$out"
       fi
     done
@@ -320,7 +423,8 @@ streams_scenarios() {
     stream_load body body-large-direct "$UPSTREAM_PORT" bench-upstream-0 --body-kb "$BODY_KB" --concurrency 4 \
       --seconds "$BODY_SECONDS" --watch "upstream=$UPSTREAM_PID" >>"$out"
   done
-  python3 "$ROOT_DIR/bench/streams_report.py" "$out" "$fd_limit" >"$BENCH_DIR/streams.md"
+  NGINX_WORKERS=$NGINX_WORKERS STREAM_H2_MAX_STREAMS=$STREAM_H2_MAX_STREAMS \
+    python3 "$ROOT_DIR/bench/streams_report.py" "$out" "$fd_limit" >"$BENCH_DIR/streams.md"
 }
 
 main() {
@@ -336,21 +440,35 @@ main() {
   # a fresh broker: events left by an earlier run would meet credentials this database never had
   rm -rf "$LOCAL_DIR/kafka/$KAFKA_PORT"
   "$ROOT_DIR/deploy/local/kafka.sh" start --port "$KAFKA_PORT" >/dev/null
+  tls_material
   start_bg UPSTREAM "$BENCH_DIR/upstream.log" java -Xmx512m -cp \
     "$(cat "$ROOT_DIR/demo-upstream/target/runtime-classpath.txt"):$ROOT_DIR/demo-upstream/target/classes" \
-    io.routegateway.demo.DemoUpstream "$UPSTREAM_PORT"
+    io.routegateway.demo.DemoUpstream "$UPSTREAM_PORT" --tls-port "$UPSTREAM_TLS_PORT" \
+    --tls-keystore "$TLS_DIR/upstream.p12" --tls-password "$TLS_PASSWORD" --tls-max-streams "$STREAM_H2_MAX_STREAMS"
   wait_http "http://127.0.0.1:$UPSTREAM_PORT/v1/models" 200 demo-upstream
-  sed "s#__DIR__#$BENCH_DIR/nginx#g; s#__UPSTREAM_PORT__#$UPSTREAM_PORT#; s#__NGINX_PORT__#$NGINX_PORT#" \
+  # the TLS port with the certificate checked as the gateway checks it (trusted, SAN 127.0.0.1)
+  local h2
+  h2=$(curl -s --cacert "$TLS_DIR/upstream.crt" --http2 -o /dev/null -w '%{http_code} HTTP/%{http_version}' \
+    "https://127.0.0.1:$UPSTREAM_TLS_PORT/v1/models" || true)
+  [ "$h2" = "200 HTTP/2" ] || die "demo upstream's TLS port answered '$h2', not 200 over HTTP/2"
+  local nofile
+  nofile=$(ulimit -Hn)
+  [ "$nofile" != unlimited ] || nofile=$(ulimit -n)
+  sed "s#__DIR__#$BENCH_DIR/nginx#g; s#__UPSTREAM_PORT__#$UPSTREAM_PORT#; s#__NGINX_PORT__#$NGINX_PORT#;
+    s#__WORKERS__#$NGINX_WORKERS#; s#__NOFILE__#$nofile#; s#__WORKER_CONNECTIONS__#$((nofile - 100))#g" \
     "$ROOT_DIR/bench/nginx.conf.template" >"$BENCH_DIR/nginx/nginx.conf"
-  [ "$STREAMS_ONLY" = 1 ] || nginx -c "$BENCH_DIR/nginx/nginx.conf" -p "$BENCH_DIR/nginx"
+  rm -f "$BENCH_DIR/nginx/nginx.pid"
+  nginx -c "$BENCH_DIR/nginx/nginx.conf" -p "$BENCH_DIR/nginx"
+  nginx_pids >/dev/null || die "nginx did not start (see $BENCH_DIR/nginx/nginx-error.log)"
   start_services
   seed
   start_gateways
+  check_tls_path
 
   if [ "$HOLD" = 1 ]; then
     log "Holding: upstream :$UPSTREAM_PORT (key bench-upstream-0), nginx :$NGINX_PORT, state-service :$STATE_PORT," \
       "gateways :$GATEWAY_PORT (PID $GATEWAY_PID) and :$GATEWAY_B_PORT, access key $ACCESS_KEY," \
-      "lag access key $LAG_ACCESS_KEY"
+      "lag access key $LAG_ACCESS_KEY, upstream TLS port :$UPSTREAM_TLS_PORT (HTTP/2) with access key $TLS_ACCESS_KEY"
     while true; do sleep 3600 & wait $!; done
   fi
   if [ "$STREAMS_ONLY" = 1 ]; then

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -20,11 +22,15 @@ import io.routegateway.demo.Replies.Protocol;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.KeyCertOptions;
+import io.vertx.core.net.PfxOptions;
 
 /**
  * A small LLM upstream for the local run, end-to-end tests and the benchmark. Each account is an
@@ -35,7 +41,8 @@ import io.vertx.core.http.HttpServerResponse;
  * PUT    /_control/accounts/{key}   {"mode":"echo","status":400}   vendor-style errors quoting the request
  * DELETE /_control/accounts/{key}   back to healthy
  * PUT    /_control/accounts/{key}   {"mode":"usage_limit","reset_after_seconds":120,"window":"5h"}
- * GET    /_control/accounts         behaviours and request counts per account and model
+ * GET    /_control/accounts         behaviours and request counts per account and model, requests
+ *                                    per HTTP version, connections to the TLS port
  * GET    /_control/oauth            the mock OAuth server's switches and counters
  * PUT    /_control/oauth            {"access_ttl_seconds":60,"invalid_grant":true,"fail_status":503,
  *                                    "delay_ms":200,"revoke_old_access":true}
@@ -59,11 +66,27 @@ import io.vertx.core.http.HttpServerResponse;
  * OAuthServer#ACCESS_PREFIX} is an access token: accepted only while it is known and unexpired
  * (401 otherwise), and the demo account it stands for is the OAuth account id, so behaviours and
  * request counts are set and read by account id however often the token rotates.
+ *
+ * <p>Besides its cleartext HTTP/1.1 port it can listen on a TLS port ({@link #startTls}) that
+ * speaks HTTP/2 to a client offering it by ALPN (HTTP/1.1 otherwise), as production upstreams do:
+ * the same answers, many streams multiplexed on one connection (the benchmark's 10,000 concurrent
+ * streams through one gateway replica, which would otherwise need an upstream socket per stream).
+ *
+ * <pre>
+ * java -cp ... io.routegateway.demo.DemoUpstream 9300 \
+ *   --tls-port 9302 --tls-keystore upstream.p12 --tls-password secret --tls-max-streams 1000
+ * </pre>
  */
 public final class DemoUpstream {
 
     static final String CONTROL = "/_control/accounts";
     static final String OAUTH_CONTROL = "/_control/oauth";
+    /**
+     * HTTP/2 streams one client connection to the TLS port may have open at once (the server's
+     * SETTINGS_MAX_CONCURRENT_STREAMS), unless {@link #startTls} is given another figure. Vert.x's own
+     * default is 100.
+     */
+    public static final long DEFAULT_TLS_MAX_CONCURRENT_STREAMS = 1000;
     /**
      * Reads requests as the vendors do: a large inline attachment (one string over Jackson's default
      * 20,000,000 characters) is a valid request.
@@ -79,7 +102,13 @@ public final class DemoUpstream {
     private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
     private final OAuthServer oauth;
     private final Clock clock;
-    private HttpServer server;
+    private final List<HttpServer> servers = new CopyOnWriteArrayList<>();
+    private final Map<HttpVersion, LongAdder> requestsByVersion = new ConcurrentHashMap<>();
+    /** Connections to the TLS port: opened so far, open now, most open at once. */
+    private final LongAdder tlsOpened = new LongAdder();
+
+    private final AtomicLong tlsOpen = new AtomicLong();
+    private final AtomicLong tlsOpenMax = new AtomicLong();
 
     public DemoUpstream(Vertx vertx) {
         this(vertx, Clock.systemUTC());
@@ -96,8 +125,24 @@ public final class DemoUpstream {
         return oauth;
     }
 
+    /**
+     * {@code DemoUpstream [PORT] [--tls-port P --tls-keystore FILE.p12 --tls-password PW
+     * [--tls-max-streams N]]}: the cleartext port (default 9300) and, when asked, the TLS port with
+     * the PKCS#12 key store's key and certificate.
+     */
     public static void main(String[] args) {
-        int port = args.length > 0 ? Integer.parseInt(args[0]) : 9300;
+        int port = 9300;
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].startsWith("--")) {
+                if (i + 1 >= args.length) {
+                    fail("missing value of " + args[i]);
+                }
+                options.put(args[i].substring(2), args[++i]);
+            } else {
+                port = Integer.parseInt(args[i]);
+            }
+        }
         Vertx vertx = Vertx.vertx();
         DemoUpstream upstream = new DemoUpstream(vertx);
         // the local demo: short-lived access tokens, so a refresh shows within minutes
@@ -107,26 +152,76 @@ public final class DemoUpstream {
         }
         upstream.start(port)
                 .onSuccess(actual -> System.out.println("demo upstream listening on http://127.0.0.1:" + actual))
-                .onFailure(error -> {
-                    System.err.println("demo upstream failed to start: " + error.getMessage());
-                    System.exit(1);
-                });
+                .onFailure(error -> fail("demo upstream failed to start: " + error.getMessage()));
+        String tlsPort = options.remove("tls-port");
+        String keystore = options.remove("tls-keystore");
+        String password = options.remove("tls-password");
+        String maxStreams = options.remove("tls-max-streams");
+        if (!options.isEmpty()) {
+            fail("unknown options " + options.keySet());
+        }
+        if (tlsPort == null) {
+            return;
+        }
+        if (keystore == null || password == null) {
+            fail("--tls-port needs --tls-keystore and --tls-password");
+        }
+        upstream.startTls(
+                        Integer.parseInt(tlsPort),
+                        new PfxOptions().setPath(keystore).setPassword(password),
+                        maxStreams == null ? DEFAULT_TLS_MAX_CONCURRENT_STREAMS : Long.parseLong(maxStreams))
+                .onSuccess(actual -> System.out.println(
+                        "demo upstream listening on https://127.0.0.1:" + actual + " (HTTP/2 by ALPN)"))
+                .onFailure(error -> fail("demo upstream failed to start its TLS port: " + error.getMessage()));
+    }
+
+    private static void fail(String message) {
+        System.err.println(message);
+        System.exit(1);
     }
 
     /** Starts on {@code port} (0 = any free port); completes with the bound port. */
     public Future<Integer> start(int port) {
-        return vertx.createHttpServer(
-                        new HttpServerOptions().setHost("127.0.0.1").setPort(port))
-                .requestHandler(this::handle)
-                .listen()
-                .map(bound -> {
-                    server = bound;
-                    return bound.actualPort();
-                });
+        return listen(new HttpServerOptions().setHost("127.0.0.1").setPort(port));
+    }
+
+    /**
+     * Starts a TLS port (0 = any free port) with {@code keyCert}'s key and certificate, speaking
+     * HTTP/2 to a client that offers it by ALPN and HTTP/1.1 to one that does not; one HTTP/2
+     * connection carries up to {@code maxConcurrentStreams} streams at once. Completes with the
+     * bound port. The cleartext port, if started, is unchanged.
+     */
+    public Future<Integer> startTls(int port, KeyCertOptions keyCert, long maxConcurrentStreams) {
+        HttpServer server = vertx.createHttpServer(new HttpServerOptions()
+                .setHost("127.0.0.1")
+                .setPort(port)
+                .setSsl(true)
+                .setUseAlpn(true)
+                .setKeyCertOptions(keyCert)
+                .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(maxConcurrentStreams)));
+        server.connectionHandler(connection -> {
+            tlsOpened.increment();
+            tlsOpenMax.accumulateAndGet(tlsOpen.incrementAndGet(), Math::max);
+            connection.closeHandler(ignored -> tlsOpen.decrementAndGet());
+        });
+        return listen(server);
+    }
+
+    private Future<Integer> listen(HttpServerOptions options) {
+        return listen(vertx.createHttpServer(options));
+    }
+
+    private Future<Integer> listen(HttpServer server) {
+        return server.requestHandler(this::handle).listen().map(bound -> {
+            servers.add(bound);
+            return bound.actualPort();
+        });
     }
 
     public Future<Void> stop() {
-        return server == null ? Future.succeededFuture() : server.close();
+        List<Future<Void>> closing = servers.stream().map(HttpServer::close).toList();
+        servers.clear();
+        return Future.all(closing).mapEmpty();
     }
 
     public void setBehaviour(String account, Behaviour behaviour) {
@@ -143,6 +238,17 @@ public final class DemoUpstream {
         return adder == null ? 0 : adder.sum();
     }
 
+    /** Requests seen over an HTTP version, on every port. */
+    public long requestCount(HttpVersion version) {
+        LongAdder adder = requestsByVersion.get(version);
+        return adder == null ? 0 : adder.sum();
+    }
+
+    /** Connections to the TLS port: {opened so far, open now, most open at once}. */
+    public long[] tlsConnections() {
+        return new long[] {tlsOpened.sum(), tlsOpen.get(), tlsOpenMax.get()};
+    }
+
     /** Requests seen for an account, every model together. */
     public long requestCount(String account) {
         long total = 0;
@@ -155,6 +261,9 @@ public final class DemoUpstream {
     }
 
     private void handle(HttpServerRequest request) {
+        requestsByVersion
+                .computeIfAbsent(request.version(), version -> new LongAdder())
+                .increment();
         String path = request.path();
         if (path.startsWith(CONTROL)) {
             request.body().onSuccess(body -> control(request, path, body));
@@ -451,6 +560,13 @@ public final class DemoUpstream {
                 .put("window", behaviour.window()));
         ObjectNode counts = root.putObject("requests");
         new TreeMap<>(requests).forEach((key, adder) -> counts.put(key, adder.sum()));
+        ObjectNode versions = root.putObject("requests_by_version");
+        requestsByVersion.forEach((version, adder) -> versions.put(version.name(), adder.sum()));
+        long[] tls = tlsConnections();
+        root.putObject("tls_connections")
+                .put("opened", tls[0])
+                .put("open", tls[1])
+                .put("open_max", tls[2]);
         return root;
     }
 
