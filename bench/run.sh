@@ -447,10 +447,12 @@ main() {
     --tls-keystore "$TLS_DIR/upstream.p12" --tls-password "$TLS_PASSWORD" --tls-max-streams "$STREAM_H2_MAX_STREAMS"
   wait_http "http://127.0.0.1:$UPSTREAM_PORT/v1/models" 200 demo-upstream
   # the TLS port with the certificate checked as the gateway checks it (trusted, SAN 127.0.0.1)
-  local h2
-  h2=$(curl -s --cacert "$TLS_DIR/upstream.crt" --http2 -o /dev/null -w '%{http_code} HTTP/%{http_version}' \
-    "https://127.0.0.1:$UPSTREAM_TLS_PORT/v1/models" || true)
-  [ "$h2" = "200 HTTP/2" ] || die "demo upstream's TLS port answered '$h2', not 200 over HTTP/2"
+  local h2 began=$SECONDS
+  until h2=$(curl -s --cacert "$TLS_DIR/upstream.crt" --http2 -o /dev/null -w '%{http_code} HTTP/%{http_version}' \
+    "https://127.0.0.1:$UPSTREAM_TLS_PORT/v1/models") && [ "$h2" = "200 HTTP/2" ]; do
+    [ $((SECONDS - began)) -lt 30 ] || die "demo upstream's TLS port answered '$h2', not 200 over HTTP/2"
+    sleep 0.5
+  done
   local nofile
   nofile=$(ulimit -Hn)
   [ "$nofile" != unlimited ] || nofile=$(ulimit -n)

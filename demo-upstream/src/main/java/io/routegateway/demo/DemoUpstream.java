@@ -83,8 +83,8 @@ public final class DemoUpstream {
     static final String OAUTH_CONTROL = "/_control/oauth";
     /**
      * HTTP/2 streams one client connection to the TLS port may have open at once (the server's
-     * SETTINGS_MAX_CONCURRENT_STREAMS), unless {@link #startTls} is given another figure. Vert.x's own
-     * default is 100.
+     * SETTINGS_MAX_CONCURRENT_STREAMS), unless {@link #startTls} is given another figure. A Vert.x
+     * server's default is 100.
      */
     public static final long DEFAULT_TLS_MAX_CONCURRENT_STREAMS = 1000;
     /**
