@@ -128,5 +128,15 @@ public interface GatewayConfig {
         @Min(1)
         @Max(1_000_000)
         int maxPending();
+
+        /**
+         * Successes that change nothing in this replica's view are published at most once per
+         * credential and model per window, the latest of the window when it ends; a success that
+         * changes the view, and the first of a window, go at once, and every failure first releases
+         * its credential's held successes ({@code SuccessCoalescer}). 0 publishes every success at
+         * once. At most 1 minute ({@code GATEWAY_PUBLISH_SUCCESS_WINDOW}).
+         */
+        @WithDefault("1s")
+        Duration successWindow();
     }
 }

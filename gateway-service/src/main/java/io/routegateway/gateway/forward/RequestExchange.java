@@ -463,13 +463,13 @@ final class RequestExchange {
         if (event.isEmpty()) {
             return;
         }
-        service.localOutcomes.apply(event.get());
+        boolean changedView = service.localOutcomes.apply(event.get());
         boolean success = verdict instanceof Verdict.Success;
-        // Every counted success is published, also one that changes nothing in this replica's view:
-        // a failure another replica or recovery-service recorded moments ago may not have reached
-        // this view yet, and only state-service knows. It acknowledges a success that changes
-        // nothing after one read, writing nothing (docs/state-service.md, "Successes").
-        service.outcomes.publish(event.get());
+        // Every counted success reaches state-service, also one that changes nothing in this
+        // replica's view: a failure another replica or recovery-service recorded moments ago may not
+        // have reached this view yet, and only state-service knows. Such successes are coalesced per
+        // credential and model within gateway.publish.success-window (OutcomePublisher).
+        service.outcomes.publish(event.get(), changedView);
         service.window.record(selected.credential().credentialId(), success);
         if (success) {
             Router.rememberSuccess(service.affinity(), request.route(), selected, service.clock.instant());

@@ -151,6 +151,17 @@ public class GatewayMetrics {
                 .register(registry);
     }
 
+    /**
+     * {@code gateway_outcome_successes_coalesced_total}: successes held to be published as a later
+     * one of their credential and model ({@code gateway.publish.success-window}).
+     */
+    public Counter coalescedSuccessesCounter() {
+        return Counter.builder("gateway.outcome.successes.coalesced")
+                .description("Successes that changed nothing in this replica's view, held and covered by a later"
+                        + " success of their credential and model")
+                .register(registry);
+    }
+
     /** {@code gateway_events_pending{topic}}: messages awaiting a Kafka acknowledgement. */
     public void pendingGauge(String topic, IntSupplier pending) {
         Gauge.builder("gateway.events.pending", pending, IntSupplier::getAsInt)

@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.micrometer.core.instrument.Counter;
@@ -96,6 +98,10 @@ public class StateTopicsReader {
     private final AtomicLong lastRecordMillis = new AtomicLong(-1);
     private final AtomicLong lastCurrentMillis = new AtomicLong(-1);
     private final AtomicLong skippedRecords = new AtomicLong();
+    /** Tells the outcome publisher which credentials' state arrived (null where built by hand). */
+    @Inject
+    Event<CredentialStateArrived> stateArrived;
+
     private volatile boolean barrierSet;
     private volatile boolean running;
     private volatile KafkaConsumer<String, String> consumer;
@@ -312,6 +318,9 @@ public class StateTopicsReader {
         } catch (RuntimeException batchFailed) {
             // one change in the batch does not apply: apply them one by one and skip the failing ones
             applyOneByOne(batch);
+        }
+        if (stateArrived != null && !batch.credentials().isEmpty()) {
+            stateArrived.fire(new CredentialStateArrived(batch.credentials().keySet()));
         }
     }
 

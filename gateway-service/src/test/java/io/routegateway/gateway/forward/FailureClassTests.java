@@ -107,8 +107,9 @@ class FailureClassTests extends GatewayTestBase {
 
         assertThat(statuses.get(1)).isEqualTo(200);
         assertThat(statuses.get(2)).isEqualTo(200);
-        // the third call's success changes nothing in this replica's view and is published anyway:
-        // only state-service knows whether another replica's failure waits to be cleared
+        // the third call's success changes nothing in this replica's view and is published anyway
+        // (only state-service knows whether another replica's failure waits to be cleared): held
+        // within its window, it goes ahead of the next failure of its credential
         assertThat(outcomes(a, list -> list.size() >= 4))
                 .extracting(event -> event.getClass().getSimpleName())
                 .containsExactly(

@@ -35,7 +35,7 @@ class OutcomePublisherTests extends GatewayTestBase {
                 java.util.UUID.randomUUID(), credentialId, Instant.parse("2026-09-02T12:00:00Z"), "m");
 
         double publishedBefore = publishedOutcomes();
-        publisher.publish(event);
+        publisher.publish(event, false);
 
         assertThat(outcomes(credentialId, list -> !list.isEmpty())).containsExactly(event);
         await().atMost(KAFKA_WAIT)
@@ -96,6 +96,109 @@ class OutcomePublisherTests extends GatewayTestBase {
                 .contains("gateway_upstream_latency_seconds_count")
                 .contains("gateway_ttft_seconds_count")
                 .contains("gateway_view_lag_records");
+    }
+
+    @Test
+    void successesThatChangeNothingAreCoalescedPerCredentialAndModelAndAFailureReleasesThemFirst() {
+        String credentialId = Pool.uid("c");
+        Instant at = Instant.parse("2026-12-02T04:00:00Z");
+        CredentialEvent first = success(credentialId, "m", at);
+        publisher.publish(first, false);
+        CredentialEvent latestM = null;
+        for (int i = 1; i <= 20; i++) {
+            latestM = success(credentialId, "m", at.plusMillis(i));
+            publisher.publish(latestM, false);
+        }
+        CredentialEvent otherModel = success(credentialId, "n", at.plusMillis(30));
+        publisher.publish(otherModel, false);
+        CredentialEvent failure = new CredentialEvent.TransientFailureRecorded(
+                java.util.UUID.randomUUID(),
+                credentialId,
+                at.plusMillis(40),
+                "m",
+                "upstream_status",
+                429,
+                "upstream returned 429",
+                null);
+        publisher.publish(failure, true);
+
+        // the first success of m, the first of n, then m's latest (held) ahead of the failure
+        assertThat(outcomes(credentialId, list -> list.size() >= 4))
+                .containsExactly(first, otherModel, latestM, failure);
+        assertThat(publisher.held(credentialId)).isZero();
+    }
+
+    @Test
+    void aHeldSuccessIsPublishedWhenItsWindowEnds() {
+        String credentialId = Pool.uid("c");
+        Instant at = Instant.parse("2026-12-02T04:00:00Z");
+        CredentialEvent first = success(credentialId, "m", at);
+        CredentialEvent held = success(credentialId, "m", at.plusMillis(5));
+        publisher.publish(first, false);
+        publisher.publish(held, false);
+
+        assertThat(outcomes(credentialId, list -> list.size() >= 2)).containsExactly(first, held);
+        String metrics = given().get(Management.url("/metrics")).asString();
+        assertThat(metrics).contains("gateway_outcome_successes_coalesced_total");
+    }
+
+    @Test
+    void aSuccessThatChangedTheViewIsNeverHeld() {
+        String credentialId = Pool.uid("c");
+        Instant at = Instant.parse("2026-12-02T04:00:00Z");
+        CredentialEvent first = success(credentialId, "m", at);
+        CredentialEvent clearing = success(credentialId, "m", at.plusMillis(5));
+        publisher.publish(first, false);
+        publisher.publish(clearing, true);
+        assertThat(publisher.held(credentialId)).isZero();
+        assertThat(outcomes(credentialId, list -> list.size() >= 2)).containsExactly(first, clearing);
+    }
+
+    @Test
+    void aHeldSuccessIsDroppedWhenItsCredentialsNewerStateArrives() {
+        String credentialId = Pool.uid("c");
+        String group = Pool.uid("g");
+        install(
+                List.of(Pool.credential(credentialId)
+                        .serves("m")
+                        .groups(group)
+                        .version(1)
+                        .build(box)),
+                List.of(Pool.group(group, false)),
+                null);
+        Instant at = Instant.parse("2026-12-02T04:00:00Z");
+        CredentialEvent first = success(credentialId, "m", at);
+        publisher.publish(first, false);
+        publisher.publish(success(credentialId, "m", at.plusMillis(5)), false);
+        assertThat(publisher.held(credentialId)).isEqualTo(1);
+
+        // state-service's newer snapshot of the credential reaches the view (it may carry a failure
+        // recorded elsewhere after the held success): the held success must not clear it later
+        install(
+                List.of(Pool.credential(credentialId)
+                        .serves("m")
+                        .groups(group)
+                        .version(2)
+                        .build(box)),
+                List.of(),
+                null);
+        assertThat(publisher.held(credentialId)).isZero();
+        CredentialEvent failure = new CredentialEvent.TransientFailureRecorded(
+                java.util.UUID.randomUUID(),
+                credentialId,
+                at.plusMillis(40),
+                "m",
+                "upstream_status",
+                429,
+                "upstream returned 429",
+                null);
+        publisher.publish(failure, true);
+
+        assertThat(outcomes(credentialId, list -> list.size() >= 2)).containsExactly(first, failure);
+    }
+
+    private static CredentialEvent success(String credentialId, String model, Instant at) {
+        return new CredentialEvent.AttemptSucceeded(java.util.UUID.randomUUID(), credentialId, at, model);
     }
 
     private static double publishedOutcomes() {
