@@ -12,7 +12,7 @@ import io.vertx.core.net.PfxOptions;
 
 /**
  * How many concurrent streams one event loop's pool with the gateway's TLS client options
- * (service-common UpstreamClient: 8 HTTP/2 connections per host, multiplexing limit left to the
+ * (service-common UpstreamClient before route.upstream.http2-connections-per-host: 8 HTTP/2 connections per host, multiplexing limit left to the
  * server) gets through to an upstream advertising MAX_STREAMS concurrent streams per connection;
  * the rest wait in the pool until the connect ceiling. Runs the demo upstream's TLS port in process:
  *

@@ -51,6 +51,7 @@ ROUTE_STATE_SIGNING_PUBLIC_KEYS: {{ . | quote }}
 GATEWAY_UPSTREAM_CONNECT_TIMEOUT: {{ $v.gateway.upstream.connectTimeout | quote }}
 GATEWAY_UPSTREAM_READ_GAP_TIMEOUT: {{ $v.gateway.upstream.readGapTimeout | quote }}
 ROUTE_UPSTREAM_HTTP1_CONNECTIONS_PER_HOST: {{ int64 $v.gateway.upstream.http1ConnectionsPerHost | toString | quote }}
+ROUTE_UPSTREAM_HTTP2_CONNECTIONS_PER_HOST: {{ int64 $v.gateway.upstream.http2ConnectionsPerHost | toString | quote }}
 {{- if gt (int64 $v.gateway.maxRequestBytes) 0 }}
 GATEWAY_REQUEST_MAX_BODY_SIZE: {{ int64 $v.gateway.maxRequestBytes | toString | quote }}
 {{- end }}

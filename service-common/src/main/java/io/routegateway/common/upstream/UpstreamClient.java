@@ -73,8 +73,15 @@ public class UpstreamClient {
      * connections over the loops round-robin).
      */
     public static final int HTTP1_CONNECTIONS_PER_HOST = 4096;
-    /** HTTP/2 connections per upstream host (each multiplexes many requests). */
-    public static final int HTTP2_CONNECTIONS_PER_HOST = 8;
+    /**
+     * HTTP/2 connections per TLS upstream host by default ({@code
+     * route.upstream.http2-connections-per-host}), shared out over the event loops' pools like the
+     * HTTP/1.1 bound. Each multiplexes as many streams as the upstream allows per connection (its
+     * {@code SETTINGS_MAX_CONCURRENT_STREAMS}, often 100), so this bound times that limit is how many
+     * concurrent streams a replica relays to one TLS host; further ones wait in the pool within
+     * their connect ceiling. 128 × 100 = 12,800.
+     */
+    public static final int HTTP2_CONNECTIONS_PER_HOST = 128;
     /** Idle pooled connections are closed after this many seconds. */
     public static final int KEEP_ALIVE_SECONDS = 60;
 
@@ -108,22 +115,29 @@ public class UpstreamClient {
     }
 
     private final int http1ConnectionsPerHost;
+    private final int http2ConnectionsPerHost;
     private final int eventLoops;
 
     UpstreamClient(Vertx vertx) {
-        this(vertx, HTTP1_CONNECTIONS_PER_HOST);
+        this(vertx, HTTP1_CONNECTIONS_PER_HOST, HTTP2_CONNECTIONS_PER_HOST);
     }
 
     @Inject
     UpstreamClient(
             Vertx vertx,
             @ConfigProperty(name = "route.upstream.http1-connections-per-host", defaultValue = "4096")
-                    int http1ConnectionsPerHost) {
+                    int http1ConnectionsPerHost,
+            @ConfigProperty(name = "route.upstream.http2-connections-per-host", defaultValue = "128")
+                    int http2ConnectionsPerHost) {
         if (http1ConnectionsPerHost < 1) {
             throw new IllegalArgumentException("route.upstream.http1-connections-per-host must be at least 1");
         }
+        if (http2ConnectionsPerHost < 1) {
+            throw new IllegalArgumentException("route.upstream.http2-connections-per-host must be at least 1");
+        }
         this.vertx = vertx;
         this.http1ConnectionsPerHost = http1ConnectionsPerHost;
+        this.http2ConnectionsPerHost = http2ConnectionsPerHost;
         this.eventLoops = eventLoops(vertx);
     }
 
@@ -144,15 +158,20 @@ public class UpstreamClient {
         return http1ConnectionsPerHost;
     }
 
+    /** The HTTP/2 pool's size per upstream host. */
+    public int http2ConnectionsPerHost() {
+        return http2ConnectionsPerHost;
+    }
+
     private Clients clients(Duration connectCeiling) {
         Context context = Vertx.currentContext();
         Thread loop = context != null && context.isEventLoopContext() ? Thread.currentThread() : null;
         return clientsByKey.computeIfAbsent(new ClientKey(connectCeiling, loop), key -> {
             Duration ceiling = key.connectCeiling();
-            // the per-host bound is shared out over the event loops' pools
+            // the per-host bounds are shared out over the event loops' pools
             PoolOptions pool = new PoolOptions()
-                    .setHttp1MaxSize(Math.max(1, (http1ConnectionsPerHost + eventLoops - 1) / eventLoops))
-                    .setHttp2MaxSize(HTTP2_CONNECTIONS_PER_HOST);
+                    .setHttp1MaxSize(sharedOut(http1ConnectionsPerHost))
+                    .setHttp2MaxSize(sharedOut(http2ConnectionsPerHost));
             HttpClient cleartext =
                     vertx.createHttpClient(baseOptions(ceiling).setProtocolVersion(HttpVersion.HTTP_1_1), pool);
             HttpClient tls = vertx.createHttpClient(
@@ -166,6 +185,11 @@ public class UpstreamClient {
                     pool);
             return new Clients(cleartext, tls);
         });
+    }
+
+    /** One event loop's share of a per-host bound (at least one connection). */
+    private int sharedOut(int perHost) {
+        return Math.max(1, (perHost + eventLoops - 1) / eventLoops);
     }
 
     private static HttpClientOptions baseOptions(Duration connectCeiling) {

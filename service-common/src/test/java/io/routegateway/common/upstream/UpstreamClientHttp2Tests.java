@@ -8,10 +8,13 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -19,8 +22,11 @@ import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.PfxOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -28,6 +34,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * HTTPS upstreams are spoken to over HTTP/2 when they offer it by ALPN, buffered and streamed, with
@@ -132,6 +139,65 @@ class UpstreamClientHttp2Tests {
     }
 
     @Test
+    void theHttp2ConnectionsPerHostBoundTheConcurrentStreamsToOneHost() throws Exception {
+        // an upstream allowing 5 streams per connection, holding every stream open: with 10
+        // connections per host 50 streams run at once (the former fixed 8 would let only 40 start,
+        // the rest waiting out the connect ceiling in the pool)
+        Vertx clientVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+        Queue<HttpServerResponse> held = new ConcurrentLinkedQueue<>();
+        Set<Object> connections = ConcurrentHashMap.newKeySet();
+        HttpServer limited = vertx.createHttpServer(new HttpServerOptions()
+                        .setSsl(true)
+                        .setUseAlpn(true)
+                        .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(5))
+                        .setKeyCertOptions(
+                                new PfxOptions().setPath(keyStore.toString()).setPassword(PASSWORD)))
+                .requestHandler(request -> {
+                    connections.add(request.connection());
+                    request.response().setChunked(true).putHeader("content-type", "text/event-stream");
+                    request.response().write("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n");
+                    held.add(request.response());
+                })
+                .listen(0, "127.0.0.1")
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+        UpstreamClient bounded = new UpstreamClient(clientVertx, 4096, 10);
+        UpstreamTimeouts ceiling = UpstreamTimeouts.of(Duration.ofSeconds(3), Duration.ofSeconds(30), "test.upstream");
+        try {
+            List<CompletableFuture<UpstreamResponse>> opened = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                opened.add(bounded.open(request(limited.actualPort(), "/v1/stream"), ceiling)
+                        .subscribeAsCompletionStage());
+            }
+            List<UpstreamResponse> responses = new ArrayList<>();
+            for (CompletableFuture<UpstreamResponse> response : opened) {
+                responses.add(response.get(20, TimeUnit.SECONDS));
+            }
+
+            assertThat(responses)
+                    .as("every stream started within the connect ceiling")
+                    .allSatisfy(response -> assertThat(response).isInstanceOf(UpstreamResponse.Streaming.class));
+            assertThat(connections).as("connections to the host").hasSizeLessThanOrEqualTo(10);
+            assertThat(bounded.http2ConnectionsPerHost()).isEqualTo(10);
+            responses.forEach(
+                    response -> ((UpstreamResponse.Streaming) response).stream().cancel());
+        } finally {
+            vertx.runOnContext(v -> held.forEach(response -> response.reset()));
+            bounded.close();
+            limited.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            clientVertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aPerHostBoundBelowOneIsRefused() {
+        assertThatThrownBy(() -> new UpstreamClient(vertx, 4096, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("route.upstream.http2-connections-per-host");
+    }
+
+    @Test
     void aCertificateForAnotherHostIsRefused() {
         // 127.0.0.1 is not the certificate's name: host verification must fail the exchange
         UpstreamRequest byAddress = new UpstreamRequest(
@@ -151,9 +217,17 @@ class UpstreamClientHttp2Tests {
     }
 
     private static UpstreamRequest request(String path, boolean stream) {
+        return request(server.actualPort(), path, stream);
+    }
+
+    private static UpstreamRequest request(int port, String path) {
+        return request(port, path, true);
+    }
+
+    private static UpstreamRequest request(int port, String path, boolean stream) {
         return new UpstreamRequest(
                 "POST",
-                "https://localhost:" + server.actualPort() + path,
+                "https://localhost:" + port + path,
                 List.of(Map.entry("authorization", "Bearer upstream-secret")),
                 "{\"model\":\"m\"}".getBytes(StandardCharsets.UTF_8),
                 stream,
