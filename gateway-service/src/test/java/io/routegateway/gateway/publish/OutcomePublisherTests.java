@@ -111,15 +111,7 @@ class OutcomePublisherTests extends GatewayTestBase {
         }
         CredentialEvent otherModel = success(credentialId, "n", at.plusMillis(30));
         publisher.publish(otherModel, false);
-        CredentialEvent failure = new CredentialEvent.TransientFailureRecorded(
-                java.util.UUID.randomUUID(),
-                credentialId,
-                at.plusMillis(40),
-                "m",
-                "upstream_status",
-                429,
-                "upstream returned 429",
-                null);
+        CredentialEvent failure = failure(credentialId, at.plusMillis(40));
         publisher.publish(failure, true);
 
         // the first success of m, the first of n, then m's latest (held) ahead of the failure
@@ -183,18 +175,22 @@ class OutcomePublisherTests extends GatewayTestBase {
                 List.of(),
                 null);
         assertThat(publisher.held(credentialId)).isZero();
-        CredentialEvent failure = new CredentialEvent.TransientFailureRecorded(
+        CredentialEvent failure = failure(credentialId, at.plusMillis(40));
+        publisher.publish(failure, true);
+
+        assertThat(outcomes(credentialId, list -> list.size() >= 2)).containsExactly(first, failure);
+    }
+
+    private static CredentialEvent failure(String credentialId, Instant at) {
+        return new CredentialEvent.TransientFailureRecorded(
                 java.util.UUID.randomUUID(),
                 credentialId,
-                at.plusMillis(40),
+                at,
                 "m",
                 "upstream_status",
                 429,
                 "upstream returned 429",
                 null);
-        publisher.publish(failure, true);
-
-        assertThat(outcomes(credentialId, list -> list.size() >= 2)).containsExactly(first, failure);
     }
 
     private static CredentialEvent success(String credentialId, String model, Instant at) {
