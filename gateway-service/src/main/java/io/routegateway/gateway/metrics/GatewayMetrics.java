@@ -162,6 +162,16 @@ public class GatewayMetrics {
                 .register(registry);
     }
 
+    /**
+     * {@code gateway_outcome_successes_held}: successes held now, to be published when their window
+     * ends (or ahead of their credential's next failure).
+     */
+    public void heldSuccessesGauge(IntSupplier held) {
+        Gauge.builder("gateway.outcome.successes.held", held::getAsInt)
+                .description("Successes held now, published when their credential and model's window ends")
+                .register(registry);
+    }
+
     /** {@code gateway_events_pending{topic}}: messages awaiting a Kafka acknowledgement. */
     public void pendingGauge(String topic, IntSupplier pending) {
         Gauge.builder("gateway.events.pending", pending, IntSupplier::getAsInt)

@@ -69,6 +69,7 @@ public class OutcomePublisher {
         this.clock = clock;
         this.vertx = vertx;
         this.successes = new SuccessCoalescer(window);
+        metrics.heldSuccessesGauge(this::heldNow);
         // a held success waits at most a window and a quarter of one
         this.timerId =
                 window.isZero() ? -1 : vertx.setPeriodic(Math.max(10, window.toMillis() / 4), ignored -> releaseDue());
@@ -121,6 +122,12 @@ public class OutcomePublisher {
             held = successes.drain();
         }
         send(held);
+    }
+
+    private int heldNow() {
+        synchronized (successes) {
+            return successes.heldCount();
+        }
     }
 
     /** How many successes of this credential are held now (for tests). */

@@ -131,7 +131,9 @@ class OutcomePublisherTests extends GatewayTestBase {
 
         assertThat(outcomes(credentialId, list -> list.size() >= 2)).containsExactly(first, held);
         String metrics = given().get(Management.url("/metrics")).asString();
-        assertThat(metrics).contains("gateway_outcome_successes_coalesced_total");
+        assertThat(metrics)
+                .contains("gateway_outcome_successes_coalesced_total")
+                .contains("gateway_outcome_successes_held");
     }
 
     @Test
