@@ -144,14 +144,7 @@ class DemoTlsTests {
 
     @Test
     void anHttp2ClientGetsASlowStreamOverHttp2() throws Exception {
-        HttpClient client = vertx.createHttpClient(http2TrustingAll());
-        try {
-            Answer answer = await(post(client, tlsPort, SLOW));
-            assertThat(answer.version()).isEqualTo(HttpVersion.HTTP_2);
-            assertSlowStream(answer);
-        } finally {
-            await(client.close());
-        }
+        assertSlowStreamOver(http2TrustingAll(), tlsPort, HttpVersion.HTTP_2);
     }
 
     @Test
@@ -185,40 +178,38 @@ class DemoTlsTests {
     @Test
     void aClientTrustingTheCertificateVerifiesTheHostByItsIpAddress() throws Exception {
         // as the gateway's upstream client does (verify host on), with the bench's trust store
-        HttpClient client = vertx.createHttpClient(new HttpClientOptions()
-                .setSsl(true)
-                .setUseAlpn(true)
-                .setProtocolVersion(HttpVersion.HTTP_2)
-                .setVerifyHost(true)
-                .setTrustOptions(new PfxOptions().setPath(keystore.toString()).setPassword(PASSWORD)));
-        try {
-            Answer answer = await(post(client, tlsPort, SLOW));
-            assertThat(answer.version()).isEqualTo(HttpVersion.HTTP_2);
-            assertSlowStream(answer);
-        } finally {
-            await(client.close());
-        }
+        assertSlowStreamOver(
+                new HttpClientOptions()
+                        .setSsl(true)
+                        .setUseAlpn(true)
+                        .setProtocolVersion(HttpVersion.HTTP_2)
+                        .setVerifyHost(true)
+                        .setTrustOptions(
+                                new PfxOptions().setPath(keystore.toString()).setPassword(PASSWORD)),
+                tlsPort,
+                HttpVersion.HTTP_2);
     }
 
     @Test
     void aClientWithoutAlpnGetsHttp11OnTheTlsPort() throws Exception {
-        HttpClient client = vertx.createHttpClient(
-                new HttpClientOptions().setSsl(true).setTrustAll(true).setVerifyHost(false));
-        try {
-            Answer answer = await(post(client, tlsPort, SLOW));
-            assertThat(answer.version()).isEqualTo(HttpVersion.HTTP_1_1);
-            assertSlowStream(answer);
-        } finally {
-            await(client.close());
-        }
+        assertSlowStreamOver(
+                new HttpClientOptions().setSsl(true).setTrustAll(true).setVerifyHost(false),
+                tlsPort,
+                HttpVersion.HTTP_1_1);
     }
 
     @Test
     void theCleartextPortStillSpeaksHttp11() throws Exception {
-        HttpClient client = vertx.createHttpClient(new HttpClientOptions());
+        assertSlowStreamOver(new HttpClientOptions(), cleartextPort, HttpVersion.HTTP_1_1);
+    }
+
+    /** A slow stream asked of {@code port} by a client with these options arrives whole over {@code version}. */
+    private static void assertSlowStreamOver(HttpClientOptions options, int port, HttpVersion version)
+            throws Exception {
+        HttpClient client = vertx.createHttpClient(options);
         try {
-            Answer answer = await(post(client, cleartextPort, SLOW));
-            assertThat(answer.version()).isEqualTo(HttpVersion.HTTP_1_1);
+            Answer answer = await(post(client, port, SLOW));
+            assertThat(answer.version()).isEqualTo(version);
             assertSlowStream(answer);
         } finally {
             await(client.close());
