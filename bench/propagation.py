@@ -14,9 +14,60 @@ warm-up run and a measured run never share a model):
      recorded nowhere, so polling replica B teaches B nothing;
   4. replica B is polled on one keep-alive connection until it answers 200 (it avoids the cooling
      model: state-service applied the event, published the snapshot, B consumed it).
-Prints {"samples", "p50_ms", "p99_ms", "min_ms", "max_ms", "polls"} as JSON on stdout.
+Prints {"samples", "p50_ms", "p99_ms", "min_ms", "max_ms", "polls"} as JSON on stdout. With
+STATE_METRICS_URL and REPLICA_B_METRICS_URL (the management /q/metrics of state-service and replica
+B) it adds "hops": per hop of the round trip, the mean over the samples (from the timers' sums and
+counts before and after) and the p99 and max the timers report at the end (their window of the last
+minutes: the warm-up samples are in it too):
+  outcome_delivery  gateway A's send of the outcome -> state-service takes it up (state.events.delivery)
+  apply             state-service's transaction (state.events.apply)
+  publication       the commit -> the broker's acknowledgement of the snapshot (state.outbox.publication.lag)
+  snapshot_delivery state-service's send of the snapshot -> replica B's view holds it
+                    (gateway.view.state.delivery; overlaps "publication" by the acknowledgement's time)
 """
-import http.client, json, sys, time
+import http.client, json, os, re, sys, time, urllib.request
+
+HOPS = {
+    "outcome_delivery": ("STATE_METRICS_URL", "state_events_delivery_seconds"),
+    "apply": ("STATE_METRICS_URL", "state_events_apply_seconds"),
+    "publication": ("STATE_METRICS_URL", "state_outbox_publication_lag_seconds"),
+    "snapshot_delivery": ("REPLICA_B_METRICS_URL", "gateway_view_state_delivery_seconds"),
+}
+
+
+def scrape():
+    """{env name: Prometheus text}, for the metrics URLs that are set."""
+    texts = {}
+    for env in {env for env, _ in HOPS.values()}:
+        url = os.environ.get(env)
+        if url:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                texts[env] = response.read().decode()
+    return texts
+
+
+def sample(text, name):
+    """The value of an unlabelled sample, or of the one whose labels are given in name."""
+    match = re.search("^" + re.escape(name) + r"(?:\{[^}]*\})? (\S+)$", text, re.M)
+    return float(match.group(1)) if match else None
+
+
+def hops(before, after):
+    result = {}
+    for hop, (env, timer) in HOPS.items():
+        if env not in before or env not in after:
+            continue
+        count = (sample(after[env], timer + "_count") or 0) - (sample(before[env], timer + "_count") or 0)
+        total = (sample(after[env], timer + "_sum") or 0) - (sample(before[env], timer + "_sum") or 0)
+        p99 = sample(after[env], timer + '{quantile="0.99"}')
+        peak = sample(after[env], timer + "_max")
+        result[hop] = {
+            "count": int(count),
+            "mean_ms": round(total * 1000 / count, 1) if count else None,
+            "p99_ms": None if p99 is None else round(p99 * 1000, 1),
+            "max_ms": None if peak is None else round(peak * 1000, 1),
+        }
+    return result
 
 
 def request(conn, method, path, body=None, headers=None):
@@ -52,6 +103,7 @@ def main():
     replica_b = http.client.HTTPConnection("127.0.0.1", port_b, timeout=30)
     control = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=30)
     lags, polls = [], 0
+    before = scrape()
     try:
         for i in range(first, first + samples):
             model, upstream_model = f"lag-m{i}", f"lag-u{i}"
@@ -76,9 +128,13 @@ def main():
     finally:
         request(control, "DELETE", "/_control/accounts/" + preferred)
     lags.sort()
-    print(json.dumps({"samples": len(lags), "p50_ms": round(percentile(lags, 50), 1),
-                      "p99_ms": round(percentile(lags, 99), 1), "min_ms": round(lags[0], 1),
-                      "max_ms": round(lags[-1], 1), "polls": polls}))
+    report = {"samples": len(lags), "p50_ms": round(percentile(lags, 50), 1),
+              "p99_ms": round(percentile(lags, 99), 1), "min_ms": round(lags[0], 1),
+              "max_ms": round(lags[-1], 1), "polls": polls}
+    breakdown = hops(before, scrape())
+    if breakdown:
+        report["hops"] = breakdown
+    print(json.dumps(report))
 
 
 if __name__ == "__main__":

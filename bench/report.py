@@ -28,6 +28,10 @@ if "p99_ms" in lag_figures:
     lag_verdict = verdict(lag_figures["p99_ms"] <= 50)
 else:
     lag_text, lag_verdict = str(lag_figures), "**not measured**"
+hop_names = {"outcome_delivery": "A's send → state-service takes it up", "apply": "the apply transaction",
+             "publication": "commit → broker's acknowledgement", "snapshot_delivery": "snapshot sent → B's view"}
+hop_lines = [f"- {hop_names.get(hop, hop)}: mean {h['mean_ms']} ms over {h['count']}, p99 {h['p99_ms']} ms, max {h['max_ms']} ms"
+             for hop, h in lag_figures.get("hops", {}).items()]
 
 cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], capture_output=True, text=True).stdout.strip()
 java = subprocess.run(["sh", "-c", "java -version 2>&1 | head -1"], capture_output=True, text=True).stdout.strip()
@@ -74,6 +78,8 @@ lines = [
     f"{warm_actions} admin pause/resume pairs had also run its "
     "apply → outbox → relay path (`bench/warm_state.py`): that path only runs for failures, and a cold JVM takes "
     "several times longer per event (see below).",
+    *(["", "Where the lag goes, per hop (the services' timers; p99 and max over their last minutes, warm-up included):",
+       ""] + hop_lines if hop_lines else []),
     "",
     "JMH, `Router.route` over 1,000 credentials × 5 models (`bench/jmh.sh`; target ≤ 5 µs = 5,000 ns/op):",
     "",

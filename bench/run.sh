@@ -3,7 +3,7 @@
 # same upstream and against nginx as a plain one-hop proxy, interleaved in one run, and writes a
 # markdown report to bench/results/<timestamp>.md (docs/performance.md holds the latest).
 #
-#   bench/run.sh [--duration SECONDS] [--rounds N] [--build] [--hold] [--streams-only]
+#   bench/run.sh [--duration SECONDS] [--rounds N] [--build] [--hold] [--streams-only] [--propagation-only]
 #
 # --streams-only runs only the concurrent-streams and large-body scenarios (bench/StreamLoad.java:
 # N concurrent slow streams and 200 KB prompts, direct, through nginx and through the gateway,
@@ -23,6 +23,11 @@
 # (keytool), trusted by the gateways through javax.net.ssl.trustStore. The direct and nginx paths
 # stay cleartext HTTP/1.1. nginx runs NGINX_WORKERS workers (default 1, 2 with --streams-only).
 #
+# --propagation-only measures only the lag between the two gateway replicas (bench/propagation.py,
+# LAG_SAMPLES samples after the same warm-up as a full run) with each hop's mean, p99 and max from the
+# services' timers, writes it to bench/results/<timestamp>-propagation.json and leaves
+# docs/performance.md alone.
+#
 # --hold starts and seeds everything, prints the ports and keys, and waits (for profiling by hand)
 # instead of measuring; Ctrl-C stops it all.
 #
@@ -38,6 +43,7 @@ ROUNDS=3
 BUILD=0
 HOLD=0
 STREAMS_ONLY=0
+PROPAGATION_ONLY=0
 while [ $# -gt 0 ]; do
   case $1 in
     --duration) DURATION=$2; shift 2 ;;
@@ -45,6 +51,7 @@ while [ $# -gt 0 ]; do
     --build) BUILD=1; shift ;;
     --hold) HOLD=1; shift ;;
     --streams-only) STREAMS_ONLY=1; shift ;;
+    --propagation-only) PROPAGATION_ONLY=1; shift ;;
     *) die "unknown argument $1" ;;
   esac
 done
@@ -427,6 +434,19 @@ streams_scenarios() {
     python3 "$ROOT_DIR/bench/streams_report.py" "$out" "$fd_limit" >"$BENCH_DIR/streams.md"
 }
 
+propagation_lag() { # -> one JSON line (bench/propagation.py)
+  # the lag is measured after state-service's apply path has run often enough to be compiled: only
+  # failures reach it, and the throughput rounds had none
+  python3 "$ROOT_DIR/bench/warm_state.py" "$STATE_PORT" "$ADMIN_TOKEN" lag-fallback lag-u130 "$STATE_WARMUP_ACTIONS" >>"$RAW" 2>&1
+  python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" \
+    "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_WARMUP_SAMPLES" 1 >>"$RAW" 2>&1 || true
+  STATE_METRICS_URL="http://127.0.0.1:$STATE_MANAGEMENT_PORT/q/metrics" \
+    REPLICA_B_METRICS_URL="http://127.0.0.1:$GATEWAY_B_MANAGEMENT_PORT/q/metrics" \
+    python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" \
+    "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_SAMPLES" $((LAG_WARMUP_SAMPLES + 1)) 2>>"$RAW" ||
+    echo '{"error":"not measured, see the raw log"}'
+}
+
 main() {
   install_tools
   build
@@ -472,6 +492,12 @@ main() {
       "gateways :$GATEWAY_PORT (PID $GATEWAY_PID) and :$GATEWAY_B_PORT, access key $ACCESS_KEY," \
       "lag access key $LAG_ACCESS_KEY, upstream TLS port :$UPSTREAM_TLS_PORT (HTTP/2) with access key $TLS_ACCESS_KEY"
     while true; do sleep 3600 & wait $!; done
+  fi
+  if [ "$PROPAGATION_ONLY" = 1 ]; then
+    log "Propagation lag between gateway replicas"
+    propagation_lag | tee "$RESULTS_DIR/$stamp-propagation.json"
+    log "Report: $RESULTS_DIR/$stamp-propagation.json"
+    return
   fi
   if [ "$STREAMS_ONLY" = 1 ]; then
     streams_scenarios
@@ -542,14 +568,7 @@ main() {
 
   log "Propagation lag between gateway replicas"
   local lag
-  # the lag is measured after state-service's apply path has run often enough to be compiled: only
-  # failures reach it, and the throughput rounds had none
-  python3 "$ROOT_DIR/bench/warm_state.py" "$STATE_PORT" "$ADMIN_TOKEN" lag-fallback lag-u130 "$STATE_WARMUP_ACTIONS" >>"$RAW" 2>&1
-  python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" \
-    "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_WARMUP_SAMPLES" 1 >>"$RAW" 2>&1 || true
-  lag=$(python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" \
-    "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_SAMPLES" $((LAG_WARMUP_SAMPLES + 1)) 2>>"$RAW" ||
-    echo '{"error":"not measured, see the raw log"}')
+  lag=$(propagation_lag)
 
   streams_scenarios
 

@@ -62,6 +62,7 @@ class ReplicaLagIT extends EndToEndTest {
         int polls = 0;
         // state-service's share of the lag, from its own timers over the samples
         Metrics stateBefore = Metrics.of(system.state());
+        Metrics replicaBBefore = Metrics.of(second);
         try {
             for (int i = 1; i <= SAMPLES; i++) {
                 String model = "lag-m" + i;
@@ -99,6 +100,7 @@ class ReplicaLagIT extends EndToEndTest {
         }
 
         Metrics stateAfter = Metrics.of(system.state());
+        Metrics replicaBAfter = Metrics.of(second);
         List<Long> sorted = new ArrayList<>(lagsMicros);
         sorted.sort(null);
         EventLedger.Counts counts = ledger.settle(pool.credentials(), false);
@@ -110,9 +112,13 @@ class ReplicaLagIT extends EndToEndTest {
                 "min_ms=" + millis(sorted.get(0)),
                 "max_ms=" + millis(sorted.get(sorted.size() - 1)),
                 "polls_of_replica_b=" + polls,
+                // the hops, in order: A's send → state-service, the apply, commit → acknowledged, send → B's view
+                "outcome_delivery_mean_ms=" + meanMillis(stateBefore, stateAfter, "state_events_delivery_seconds"),
                 "state_apply_mean_ms=" + meanMillis(stateBefore, stateAfter, "state_events_apply_seconds"),
                 "state_queued_to_acknowledged_mean_ms="
                         + meanMillis(stateBefore, stateAfter, "state_outbox_publication_lag_seconds"),
+                "snapshot_delivery_to_b_mean_ms="
+                        + meanMillis(replicaBBefore, replicaBAfter, "gateway_view_state_delivery_seconds"),
                 "requests=" + (SAMPLES + polls),
                 "client_errors=0",
                 "intended_400s_from_b=" + (polls - SAMPLES),

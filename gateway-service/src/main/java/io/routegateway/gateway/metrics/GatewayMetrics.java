@@ -31,6 +31,9 @@ import io.routegateway.gateway.view.StateTopicsReader;
  *   <li>{@code gateway_view_lag_records}, {@code gateway_view_age_seconds} (since the view was
  *       last known current), {@code gateway_view_last_change_seconds}, {@code
  *       gateway_view_credentials} — how far behind and how stale the pool view is;
+ *   <li>{@code gateway_view_state_delivery_seconds} (p50, p99) — from state-service sending a
+ *       credential snapshot to this replica's view holding it (snapshots sent since the replica
+ *       started; registered by {@link StateTopicsReader});
  *   <li>{@code gateway_view_records_skipped_total{topic,reason}} — state-topic records skipped
  *       ({@code unreadable}, {@code no_id}, {@code unapplicable}; registered by {@link
  *       StateTopicsReader});

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
@@ -22,6 +23,7 @@ import jakarta.inject.Singleton;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.StartupEvent;
 import io.routegateway.core.crypto.StateSignature;
 import io.routegateway.core.crypto.StateVerifier;
@@ -72,6 +74,8 @@ public class StateTopicsReader {
             List.of(Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS, Topics.SETTINGS);
     private static final Logger LOG = Logger.getLogger(StateTopicsReader.class);
     private static final Duration POLL = Duration.ofMillis(200);
+    /** The last hop of propagation: a credential snapshot's Kafka timestamp to the view holding it. */
+    static final String STATE_DELIVERY = "gateway.view.state.delivery";
 
     /** Skip reason: the value is not the topic's JSON snapshot. */
     static final String UNREADABLE = "unreadable";
@@ -88,6 +92,7 @@ public class StateTopicsReader {
     private final Map<String, Object> kafkaConfig;
     private final Duration partitionRefresh;
     private final MeterRegistry registry;
+    private final Timer stateDelivery;
     private final ConcurrentHashMap<String, Counter> skipCounters = new ConcurrentHashMap<>();
     /** End offsets seen at start: the readiness barrier. Written once by the reader thread. */
     private final ConcurrentHashMap<TopicPartition, Long> startEndOffsets = new ConcurrentHashMap<>();
@@ -117,6 +122,10 @@ public class StateTopicsReader {
         this.holder = holder;
         this.verifier = verifier;
         this.registry = registry;
+        this.stateDelivery = Timer.builder(STATE_DELIVERY)
+                .description("From state-service sending a credential snapshot to this replica's view holding it")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
         this.clock = clock;
         this.kafkaConfig = kafkaConfig;
         this.partitionRefresh = config.view().partitionRefresh();
@@ -281,6 +290,8 @@ public class StateTopicsReader {
 
     private void apply(ConsumerRecords<String, String> records) {
         StateFold.Batch batch = new StateFold.Batch();
+        long[] snapshotStamps = new long[records.count()];
+        int stamped = 0;
         for (ConsumerRecord<String, String> record : records) {
             StateVerifier.Result signature = verifier.verify(
                     record.topic(),
@@ -307,6 +318,8 @@ public class StateTopicsReader {
             }
             if (problem != null) {
                 skip(record.topic(), problem, where(record));
+            } else if (isNewSnapshot(record)) {
+                snapshotStamps[stamped++] = record.timestamp();
             }
         }
         RuntimeSettingsSnapshot settings = batch.newestSettings();
@@ -322,6 +335,23 @@ public class StateTopicsReader {
         if (stateArrived != null && !batch.credentials().isEmpty()) {
             stateArrived.fire(new CredentialStateArrived(batch.credentials().keySet()));
         }
+        long now = clock.millis();
+        for (int i = 0; i < stamped; i++) {
+            // state-service's clock against this one: skew between hosts shows here, a stamp ahead counts as 0
+            stateDelivery.record(Math.max(0, now - snapshotStamps[i]), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * A credential snapshot sent since this replica started: the replay of the topic up to the end
+     * offsets seen at start says nothing about propagation, so it is not timed.
+     */
+    private boolean isNewSnapshot(ConsumerRecord<String, String> record) {
+        if (record.value() == null || record.timestamp() < 0 || !Topics.CREDENTIAL_STATE.equals(record.topic())) {
+            return false;
+        }
+        Long endAtStart = startEndOffsets.get(new TopicPartition(record.topic(), record.partition()));
+        return endAtStart == null || record.offset() >= endAtStart;
     }
 
     private void applySettings(RuntimeSettingsSnapshot settings) {

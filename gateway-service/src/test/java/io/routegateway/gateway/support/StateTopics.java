@@ -56,6 +56,11 @@ public final class StateTopics implements AutoCloseable {
         return send(Topics.CREDENTIAL_STATE, snapshot.credentialId(), json(snapshot));
     }
 
+    /** A signed snapshot whose Kafka timestamp says state-service sent it at {@code sentAtMillis}. */
+    public RecordMetadata publishSentAt(CredentialSnapshot snapshot, long sentAtMillis) {
+        return send(Topics.CREDENTIAL_STATE, snapshot.credentialId(), json(snapshot), sentAtMillis);
+    }
+
     public RecordMetadata publish(GroupSnapshot snapshot) {
         return send(Topics.GROUPS, snapshot.groupId(), json(snapshot));
     }
@@ -102,12 +107,16 @@ public final class StateTopics implements AutoCloseable {
     }
 
     private RecordMetadata send(String topic, String key, String value) {
+        return send(topic, key, value, null);
+    }
+
+    private RecordMetadata send(String topic, String key, String value, Long timestamp) {
         List<Header> headers = List.of(
                 new RecordHeader(StateSignature.KEY_ID_HEADER, SIGNER.keyId().getBytes(StandardCharsets.UTF_8)),
                 new RecordHeader(
                         StateSignature.SIGNATURE_HEADER,
                         SIGNER.sign(topic, key, value).getBytes(StandardCharsets.UTF_8)));
-        return send(new ProducerRecord<>(topic, null, key, value, headers));
+        return send(new ProducerRecord<>(topic, null, timestamp, key, value, headers));
     }
 
     private RecordMetadata send(ProducerRecord<String, String> record) {

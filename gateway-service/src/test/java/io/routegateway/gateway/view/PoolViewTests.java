@@ -1,9 +1,12 @@
 package io.routegateway.gateway.view;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.Topics;
 import io.routegateway.gateway.support.GatewayTestBase;
@@ -24,6 +27,9 @@ class PoolViewTests extends GatewayTestBase {
 
     @Inject
     StateTopicsReader reader;
+
+    @Inject
+    MeterRegistry registry;
 
     @Test
     void olderVersionsAreIgnoredAndTombstonesRemove() {
@@ -71,6 +77,35 @@ class PoolViewTests extends GatewayTestBase {
         topics().tombstone(Topics.ACCESS_KEYS, keyId);
         await().atMost(KAFKA_WAIT).until(() -> views.pool().accessKey(keyId).isEmpty());
         assertThat(post("/v1/chat/completions", keyId, chat("m")).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void theTimeFromStateServicesSendToTheViewIsRecordedPerSnapshot() {
+        await().atMost(KAFKA_WAIT).until(reader::caughtUp);
+        String credential = Pool.uid("c");
+        Timer delivery = registry.get(StateTopicsReader.STATE_DELIVERY).timer();
+        long countBefore = delivery.count();
+        double totalBefore = delivery.totalTime(TimeUnit.MILLISECONDS);
+
+        // stamped five minutes ago: the record's own timestamp, not its arrival, starts the clock
+        RecordMetadata sent = topics().publishSentAt(
+                        Pool.credential(credential).serves("m").version(1).build(box),
+                        System.currentTimeMillis() - 300_000);
+        await().atMost(KAFKA_WAIT)
+                .until(() -> views.pool().credential(credential).isPresent());
+        // a tombstone is a removal, not a snapshot to time
+        RecordMetadata removed = topics().tombstone(Topics.CREDENTIAL_STATE, credential);
+        await().atMost(KAFKA_WAIT)
+                .until(() -> reader.position(removed.topic(), removed.partition()) > removed.offset());
+
+        assertThat(sent.timestamp()).isPositive();
+        assertThat(delivery.count() - countBefore).isEqualTo(1);
+        assertThat(delivery.totalTime(TimeUnit.MILLISECONDS) - totalBefore).isGreaterThanOrEqualTo(300_000);
+        given().when()
+                .get(Management.url("/metrics"))
+                .then()
+                .statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("gateway_view_state_delivery_seconds_count"));
     }
 
     @Test

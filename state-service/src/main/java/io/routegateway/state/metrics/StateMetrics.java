@@ -2,6 +2,7 @@ package io.routegateway.state.metrics;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import jakarta.inject.Singleton;
@@ -26,7 +27,9 @@ import io.routegateway.state.outcome.ApplyResult;
  *   <li>{@code state.events.stale} — successes at or before the credential's last applied change,
  *       ignored;
  *   <li>{@code state.events.dead_lettered{reason}} — outcome messages sent to the dead-letter topic;
- *   <li>{@code state.events.apply} — one event's transaction, lock to commit (p50, p99).
+ *   <li>{@code state.events.apply} — one event's transaction, lock to commit (p50, p99);
+ *   <li>{@code state.events.delivery} — from the gateway's send of an outcome message (its Kafka
+ *       timestamp) to this consumer taking it up (p50, p99): the first hop of propagation.
  * </ul>
  *
  * <p>Usage records ({@code usage/}): {@code state.usage.records} (offered to {@code request_logs}),
@@ -48,6 +51,7 @@ public class StateMetrics {
     public static final String EVENTS_STALE = "state.events.stale";
     public static final String EVENTS_DEAD_LETTERED = "state.events.dead_lettered";
     public static final String EVENTS_APPLY = "state.events.apply";
+    public static final String EVENTS_DELIVERY = "state.events.delivery";
     public static final String USAGE_RECORDS = "state.usage.records";
     public static final String USAGE_DEAD_LETTERED = "state.usage.dead_lettered";
     public static final String RECORDS_SANITISED = "state.records.sanitised";
@@ -65,6 +69,7 @@ public class StateMetrics {
     private final Counter duplicate;
     private final Counter stale;
     private final Timer apply;
+    private final Timer delivery;
     private final Counter usageRecords;
     private final Timer outboxLag;
     private final Counter outboxPublished;
@@ -87,6 +92,10 @@ public class StateMetrics {
                 .register(registry);
         this.apply = Timer.builder(EVENTS_APPLY)
                 .description("Applying one outcome event: one database transaction")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        this.delivery = Timer.builder(EVENTS_DELIVERY)
+                .description("From a gateway sending an outcome message to state-service taking it up")
                 .publishPercentiles(0.5, 0.99)
                 .register(registry);
         this.usageRecords = Counter.builder(USAGE_RECORDS)
@@ -115,6 +124,17 @@ public class StateMetrics {
     }
 
     // --- event application
+
+    /**
+     * An outcome message stamped at {@code stampedMillis} (Kafka's create time, the gateway's clock:
+     * skew between hosts shows here, and a stamp ahead of this clock counts as 0) was taken up at
+     * {@code nowMillis}. A message without a timestamp (negative) is not timed.
+     */
+    public void delivered(long stampedMillis, long nowMillis) {
+        if (stampedMillis >= 0) {
+            delivery.record(Math.max(0, nowMillis - stampedMillis), TimeUnit.MILLISECONDS);
+        }
+    }
 
     public Timer.Sample startApply() {
         return Timer.start(registry);

@@ -1,5 +1,6 @@
 package io.routegateway.state.outcome;
 
+import java.time.Clock;
 import java.time.Duration;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -46,11 +47,13 @@ public class OutcomeConsumer {
 
     private final CredentialEventService service;
     private final StateMetrics metrics;
+    private final Clock clock;
     private volatile boolean stopping;
 
-    public OutcomeConsumer(CredentialEventService service, StateMetrics metrics) {
+    public OutcomeConsumer(CredentialEventService service, StateMetrics metrics, Clock clock) {
         this.service = service;
         this.metrics = metrics;
+        this.clock = clock;
     }
 
     /** Fired before any bean is destroyed, so before the database pool closes. */
@@ -60,6 +63,7 @@ public class OutcomeConsumer {
 
     @Incoming(CHANNEL)
     public Uni<Void> consume(ConsumerRecord<String, String> record) {
+        metrics.delivered(record.timestamp(), clock.millis());
         CredentialEvent event;
         try {
             event = parse(record.value());

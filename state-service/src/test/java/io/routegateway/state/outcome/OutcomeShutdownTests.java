@@ -1,5 +1,6 @@
 package io.routegateway.state.outcome;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -26,7 +27,8 @@ class OutcomeShutdownTests {
     private static final IllegalStateException POOL_CLOSED = new IllegalStateException("Pool closed");
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final OutcomeConsumer consumer = new OutcomeConsumer(failingService(), new StateMetrics(registry));
+    private final OutcomeConsumer consumer =
+            new OutcomeConsumer(failingService(), new StateMetrics(registry), Clock.systemUTC());
 
     @Test
     void duringShutdownAFailedEventIsLeftForRedeliveryNotDeadLettered() {
