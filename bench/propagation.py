@@ -12,8 +12,12 @@ warm-up run and a measured run never share a model):
      has answered (A has applied the outcome locally and published it to route.outcomes);
   3. the preferred account now answers 400 for that model: a client error, returned as it is and
      recorded nowhere, so polling replica B teaches B nothing;
-  4. replica B is polled on one keep-alive connection until it answers 200 (it avoids the cooling
+  4. replica B is polled on one keep-alive connection, POLL_SLEEP_S (default 0.001) apart, until it answers 200 (it avoids the cooling
      model: state-service applied the event, published the snapshot, B consumed it).
+With CLEAR_MODELS_URL (state-service's admin POST .../credentials/<preferred>/models/clear-all) and
+ADMIN_TOKEN, the preferred credential's model states are cleared after each sample, so every sample
+is one failure on a credential with no other model cooling; without it the cooling models add up
+(sample i meets i-1 of them, each read, written into the snapshot and signed with it).
 Prints {"samples", "p50_ms", "p99_ms", "min_ms", "max_ms", "polls"} as JSON on stdout. With
 STATE_METRICS_URL and REPLICA_B_METRICS_URL (the management /q/metrics of state-service and replica
 B) it adds "hops": per hop of the round trip, the mean over the samples (from the timers' sums and
@@ -90,6 +94,18 @@ def behave(conn, account, status, model):
         raise SystemExit(f"demo upstream control answered {status_code}")
 
 
+def clear_models():
+    url = os.environ.get("CLEAR_MODELS_URL")
+    if not url:
+        return
+    req = urllib.request.Request(url, data=b"", method="POST",
+                                 headers={"Authorization": "Bearer " + os.environ["ADMIN_TOKEN"]})
+    with urllib.request.urlopen(req, timeout=10) as response:
+        if response.status != 200:
+            raise SystemExit(f"clearing the models answered {response.status}")
+    time.sleep(0.3)  # the cleared snapshot reaches both replicas before the next sample
+
+
 def percentile(sorted_values, p):
     rank = max(1, -(-p * len(sorted_values) // 100))  # nearest rank
     return sorted_values[int(rank) - 1]
@@ -124,7 +140,8 @@ def main():
                     raise SystemExit(f"sample {i}: replica B answered {status}: {body[:200]!r}")
                 if now - seen > 30:
                     raise SystemExit(f"sample {i}: replica B still picks the cooling model after 30 s")
-                time.sleep(0.001)
+                time.sleep(float(os.environ.get("POLL_SLEEP_S", "0.001")))
+            clear_models()
     finally:
         request(control, "DELETE", "/_control/accounts/" + preferred)
     lags.sort()

@@ -25,7 +25,9 @@
 #
 # --propagation-only measures only the lag between the two gateway replicas (bench/propagation.py,
 # LAG_SAMPLES samples after the same warm-up as a full run) with each hop's mean, p99 and max from the
-# services' timers, writes it to bench/results/<timestamp>-propagation.json and leaves
+# services' timers, then again on the same models with the preferred credential's model states cleared
+# after each sample (one failure on a credential with nothing else cooling; without the clearing,
+# sample i meets i-1 cooling models), writes both JSON lines to bench/results/<timestamp>-propagation.json and leaves
 # docs/performance.md alone.
 #
 # --hold starts and seeds everything, prints the ports and keys, and waits (for profiling by hand)
@@ -495,7 +497,18 @@ main() {
   fi
   if [ "$PROPAGATION_ONLY" = 1 ]; then
     log "Propagation lag between gateway replicas"
-    propagation_lag | tee "$RESULTS_DIR/$stamp-propagation.json"
+    {
+      propagation_lag
+      # the same models again, each sample on a credential with no other model cooling
+      admin POST /credentials/lag-preferred/models/clear-all >/dev/null
+      sleep 1
+      CLEAR_MODELS_URL="http://127.0.0.1:$STATE_PORT/admin/v1/credentials/lag-preferred/models/clear-all" \
+        ADMIN_TOKEN=$ADMIN_TOKEN STATE_METRICS_URL="http://127.0.0.1:$STATE_MANAGEMENT_PORT/q/metrics" \
+        REPLICA_B_METRICS_URL="http://127.0.0.1:$GATEWAY_B_MANAGEMENT_PORT/q/metrics" \
+        python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" \
+        "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_SAMPLES" $((LAG_WARMUP_SAMPLES + 1)) 2>>"$RAW" ||
+        echo '{"error":"not measured, see the raw log"}'
+    } | tee "$RESULTS_DIR/$stamp-propagation.json"
     log "Report: $RESULTS_DIR/$stamp-propagation.json"
     return
   fi
