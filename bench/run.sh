@@ -442,7 +442,11 @@ propagation_lag() { # -> one JSON line (bench/propagation.py)
   python3 "$ROOT_DIR/bench/warm_state.py" "$STATE_PORT" "$ADMIN_TOKEN" lag-fallback lag-u130 "$STATE_WARMUP_ACTIONS" >>"$RAW" 2>&1
   python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" \
     "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_WARMUP_SAMPLES" 1 >>"$RAW" 2>&1 || true
-  STATE_METRICS_URL="http://127.0.0.1:$STATE_MANAGEMENT_PORT/q/metrics" \
+  measured_lag
+}
+
+measured_lag() { # [NAME=value...] (extra environment of bench/propagation.py) -> one JSON line
+  env "$@" STATE_METRICS_URL="http://127.0.0.1:$STATE_MANAGEMENT_PORT/q/metrics" \
     REPLICA_B_METRICS_URL="http://127.0.0.1:$GATEWAY_B_MANAGEMENT_PORT/q/metrics" \
     python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" \
     "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_SAMPLES" $((LAG_WARMUP_SAMPLES + 1)) 2>>"$RAW" ||
@@ -502,12 +506,8 @@ main() {
       # the same models again, each sample on a credential with no other model cooling
       admin POST /credentials/lag-preferred/models/clear-all >/dev/null
       sleep 1
-      CLEAR_MODELS_URL="http://127.0.0.1:$STATE_PORT/admin/v1/credentials/lag-preferred/models/clear-all" \
-        ADMIN_TOKEN=$ADMIN_TOKEN STATE_METRICS_URL="http://127.0.0.1:$STATE_MANAGEMENT_PORT/q/metrics" \
-        REPLICA_B_METRICS_URL="http://127.0.0.1:$GATEWAY_B_MANAGEMENT_PORT/q/metrics" \
-        python3 "$ROOT_DIR/bench/propagation.py" "$GATEWAY_PORT" "$GATEWAY_B_PORT" "$UPSTREAM_PORT" \
-        "$LAG_ACCESS_KEY" "$LAG_PREFERRED_SECRET" "$LAG_SAMPLES" $((LAG_WARMUP_SAMPLES + 1)) 2>>"$RAW" ||
-        echo '{"error":"not measured, see the raw log"}'
+      measured_lag CLEAR_MODELS_URL="http://127.0.0.1:$STATE_PORT/admin/v1/credentials/lag-preferred/models/clear-all" \
+        ADMIN_TOKEN="$ADMIN_TOKEN"
     } | tee "$RESULTS_DIR/$stamp-propagation.json"
     log "Report: $RESULTS_DIR/$stamp-propagation.json"
     return

@@ -25,6 +25,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.StartupEvent;
+import io.routegateway.common.time.RecordAge;
 import io.routegateway.core.crypto.StateSignature;
 import io.routegateway.core.crypto.StateVerifier;
 import io.routegateway.core.event.CredentialSnapshot;
@@ -337,8 +338,7 @@ public class StateTopicsReader {
         }
         long now = clock.millis();
         for (int i = 0; i < stamped; i++) {
-            // state-service's clock against this one: skew between hosts shows here, a stamp ahead counts as 0
-            stateDelivery.record(Math.max(0, now - snapshotStamps[i]), TimeUnit.MILLISECONDS);
+            stateDelivery.record(RecordAge.millis(snapshotStamps[i], now), TimeUnit.MILLISECONDS);
         }
     }
 

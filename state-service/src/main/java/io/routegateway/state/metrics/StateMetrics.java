@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.routegateway.common.time.RecordAge;
 import io.routegateway.state.outcome.ApplyResult;
 
 /**
@@ -131,8 +132,9 @@ public class StateMetrics {
      * {@code nowMillis}. A message without a timestamp (negative) is not timed.
      */
     public void delivered(long stampedMillis, long nowMillis) {
-        if (stampedMillis >= 0) {
-            delivery.record(Math.max(0, nowMillis - stampedMillis), TimeUnit.MILLISECONDS);
+        long age = RecordAge.millis(stampedMillis, nowMillis);
+        if (age != RecordAge.UNSTAMPED) {
+            delivery.record(age, TimeUnit.MILLISECONDS);
         }
     }
 
