@@ -28,6 +28,12 @@ minutes: the warm-up samples are in it too):
   publication       the commit -> the broker's acknowledgement of the snapshot (state.outbox.publication.lag)
   snapshot_delivery state-service's send of the snapshot -> replica B's view holds it
                     (gateway.view.state.delivery; overlaps "publication" by the acknowledgement's time)
+  outcome_propagation  the whole way, timed by replica B itself: gateway A's send of the outcome ->
+                    B's view holds the snapshot it caused (gateway.view.outcome.propagation, from the
+                    snapshot's outcome_sent_at)
+With REPLICA_B_METRICS_URL it also reads B's outcome_propagation timer after every sample (its sum
+grows by exactly that sample's time) and adds "view": p50/p99/min/max of those per-sample times,
+the same round trip without the polling's granularity or the poll's own request.
 """
 import http.client, json, os, re, sys, time, urllib.request
 
@@ -36,7 +42,34 @@ HOPS = {
     "apply": ("STATE_METRICS_URL", "state_events_apply_seconds"),
     "publication": ("STATE_METRICS_URL", "state_outbox_publication_lag_seconds"),
     "snapshot_delivery": ("REPLICA_B_METRICS_URL", "gateway_view_state_delivery_seconds"),
+    "outcome_propagation": ("REPLICA_B_METRICS_URL", "gateway_view_outcome_propagation_seconds"),
 }
+VIEW_TIMER = "gateway_view_outcome_propagation_seconds"
+
+
+def view_timer():
+    """(count, sum in seconds) of replica B's outcome propagation timer, or None without its URL."""
+    url = os.environ.get("REPLICA_B_METRICS_URL")
+    if not url:
+        return None
+    with urllib.request.urlopen(url, timeout=10) as response:
+        text = response.read().decode()
+    return (sample(text, VIEW_TIMER + "_count") or 0, sample(text, VIEW_TIMER + "_sum") or 0)
+
+
+def view_sample(before):
+    """This sample's time in B's timer (ms): waits up to 2 s for B to have recorded it."""
+    deadline = time.perf_counter() + 2
+    while True:
+        after = view_timer()
+        if after[0] > before[0] or time.perf_counter() > deadline:
+            break
+        time.sleep(0.01)
+    recorded = after[0] - before[0]
+    if recorded <= 0:
+        return None
+    # more than one only if another outcome of the pool changed state meanwhile: their mean
+    return (after[1] - before[1]) * 1000 / recorded
 
 
 def scrape():
@@ -118,12 +151,13 @@ def main():
     replica_a = http.client.HTTPConnection("127.0.0.1", port_a, timeout=30)
     replica_b = http.client.HTTPConnection("127.0.0.1", port_b, timeout=30)
     control = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=30)
-    lags, polls = [], 0
+    lags, views, polls = [], [], 0
     before = scrape()
     try:
         for i in range(first, first + samples):
             model, upstream_model = f"lag-m{i}", f"lag-u{i}"
             behave(control, preferred, 429, upstream_model)
+            timer_before = view_timer()
             status, body = chat(replica_a, key, model)
             seen = time.perf_counter()
             if status != 200:
@@ -141,6 +175,10 @@ def main():
                 if now - seen > 30:
                     raise SystemExit(f"sample {i}: replica B still picks the cooling model after 30 s")
                 time.sleep(float(os.environ.get("POLL_SLEEP_S", "0.001")))
+            if timer_before is not None:
+                seen_by_view = view_sample(timer_before)
+                if seen_by_view is not None:
+                    views.append(seen_by_view)
             clear_models()
     finally:
         request(control, "DELETE", "/_control/accounts/" + preferred)
@@ -151,6 +189,11 @@ def main():
     breakdown = hops(before, scrape())
     if breakdown:
         report["hops"] = breakdown
+    if views:
+        views.sort()
+        report["view"] = {"samples": len(views), "p50_ms": round(percentile(views, 50), 1),
+                          "p99_ms": round(percentile(views, 99), 1), "min_ms": round(views[0], 1),
+                          "max_ms": round(views[-1], 1)}
     print(json.dumps(report))
 
 

@@ -28,8 +28,14 @@ if "p99_ms" in lag_figures:
     lag_verdict = verdict(lag_figures["p99_ms"] <= 50)
 else:
     lag_text, lag_verdict = str(lag_figures), "**not measured**"
+view = lag_figures.get("view")
+if view:
+    # B's own timer of each sample: the same round trip, without the polling's granularity
+    lag_text += (f"; as B's view times it: p50 {view['p50_ms']}, p99 {view['p99_ms']} (min {view['min_ms']}, "
+                 f"max {view['max_ms']}, {view['samples']} samples)")
 hop_names = {"outcome_delivery": "A's send → state-service takes it up", "apply": "the apply transaction",
-             "publication": "commit → broker's acknowledgement", "snapshot_delivery": "snapshot sent → B's view"}
+             "publication": "commit → broker's acknowledgement", "snapshot_delivery": "snapshot sent → B's view",
+             "outcome_propagation": "the whole way, A's send → B's view (B's timer)"}
 hop_lines = [f"- {hop_names.get(hop, hop)}: mean {h['mean_ms']} ms over {h['count']}, p99 {h['p99_ms']} ms, max {h['max_ms']} ms"
              for hop, h in lag_figures.get("hops", {}).items()]
 

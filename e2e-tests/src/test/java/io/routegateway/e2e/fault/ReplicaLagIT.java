@@ -34,6 +34,8 @@ class ReplicaLagIT extends EndToEndTest {
     private static final int SAMPLES = 25;
     /** More models than samples: one model per sample, and never all of them cooling (no escalation). */
     private static final int MODELS = 40;
+    /** Replica B's timer of an outcome's whole way to its view. */
+    private static final String PROPAGATION = "gateway_view_outcome_propagation_seconds";
 
     @Test
     void aFailureSeenByOneReplicaIsAvoidedByTheOtherAfterTheStateRoundTrip() {
@@ -119,12 +121,17 @@ class ReplicaLagIT extends EndToEndTest {
                         + meanMillis(stateBefore, stateAfter, "state_outbox_publication_lag_seconds"),
                 "snapshot_delivery_to_b_mean_ms="
                         + meanMillis(replicaBBefore, replicaBAfter, "gateway_view_state_delivery_seconds"),
+                // the whole way as B's view times it (the snapshot's outcome_sent_at → held)
+                "outcome_to_b_view_mean_ms=" + meanMillis(replicaBBefore, replicaBAfter, PROPAGATION),
                 "requests=" + (SAMPLES + polls),
                 "client_errors=0",
                 "intended_400s_from_b=" + (polls - SAMPLES),
                 counts);
         assertThat(sorted).hasSize(SAMPLES);
         assertThat(counts.missing()).isEmpty();
+        // every sample's failure reached B as a snapshot saying which outcome caused it
+        assertThat(replicaBAfter.count(PROPAGATION + "_count") - replicaBBefore.count(PROPAGATION + "_count"))
+                .isGreaterThanOrEqualTo(SAMPLES);
     }
 
     /** Nearest-rank percentile of a sorted list. */

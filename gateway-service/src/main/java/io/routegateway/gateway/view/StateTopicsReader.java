@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -78,6 +79,8 @@ public class StateTopicsReader {
     /** The last hop of propagation: a credential snapshot's Kafka timestamp to the view holding it. */
     static final String STATE_DELIVERY = "gateway.view.state.delivery";
 
+    static final String OUTCOME_PROPAGATION = "gateway.view.outcome.propagation";
+
     /** Skip reason: the value is not the topic's JSON snapshot. */
     static final String UNREADABLE = "unreadable";
     /** Skip reason: the record names no entry (no key on a tombstone, no id in the snapshot). */
@@ -94,6 +97,7 @@ public class StateTopicsReader {
     private final Duration partitionRefresh;
     private final MeterRegistry registry;
     private final Timer stateDelivery;
+    private final Timer outcomePropagation;
     private final ConcurrentHashMap<String, Counter> skipCounters = new ConcurrentHashMap<>();
     /** End offsets seen at start: the readiness barrier. Written once by the reader thread. */
     private final ConcurrentHashMap<TopicPartition, Long> startEndOffsets = new ConcurrentHashMap<>();
@@ -125,6 +129,11 @@ public class StateTopicsReader {
         this.registry = registry;
         this.stateDelivery = Timer.builder(STATE_DELIVERY)
                 .description("From state-service sending a credential snapshot to this replica's view holding it")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        this.outcomePropagation = Timer.builder(OUTCOME_PROPAGATION)
+                .description("From a replica (or recovery-service) sending an outcome to this replica's view holding"
+                        + " the credential state it caused")
                 .publishPercentiles(0.5, 0.99)
                 .register(registry);
         this.clock = clock;
@@ -293,6 +302,7 @@ public class StateTopicsReader {
         StateFold.Batch batch = new StateFold.Batch();
         long[] snapshotStamps = new long[records.count()];
         int stamped = 0;
+        Set<String> newSnapshots = new LinkedHashSet<>();
         for (ConsumerRecord<String, String> record : records) {
             StateVerifier.Result signature = verifier.verify(
                     record.topic(),
@@ -321,6 +331,7 @@ public class StateTopicsReader {
                 skip(record.topic(), problem, where(record));
             } else if (isNewSnapshot(record)) {
                 snapshotStamps[stamped++] = record.timestamp();
+                newSnapshots.add(record.key());
             }
         }
         RuntimeSettingsSnapshot settings = batch.newestSettings();
@@ -339,6 +350,14 @@ public class StateTopicsReader {
         long now = clock.millis();
         for (int i = 0; i < stamped; i++) {
             stateDelivery.record(RecordAge.millis(snapshotStamps[i], now), TimeUnit.MILLISECONDS);
+        }
+        for (String credentialId : newSnapshots) {
+            // the newest snapshot of the batch: an outcome it supersedes within the batch is not timed
+            CredentialSnapshot snapshot = batch.credentials().get(credentialId);
+            if (snapshot != null && snapshot.outcomeSentAt() != null) {
+                outcomePropagation.record(
+                        RecordAge.millis(snapshot.outcomeSentAt().toEpochMilli(), now), TimeUnit.MILLISECONDS);
+            }
         }
     }
 

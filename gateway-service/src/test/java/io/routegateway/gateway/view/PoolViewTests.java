@@ -109,6 +109,36 @@ class PoolViewTests extends GatewayTestBase {
     }
 
     @Test
+    void theTimeFromAnOutcomesSendToTheViewHoldingItsStateIsRecordedPerCausedSnapshot() {
+        await().atMost(KAFKA_WAIT).until(reader::caughtUp);
+        String credential = Pool.uid("c");
+        Timer propagation = registry.get(StateTopicsReader.OUTCOME_PROPAGATION).timer();
+        long countBefore = propagation.count();
+        double totalBefore = propagation.totalTime(TimeUnit.MILLISECONDS);
+
+        // a version an admin action wrote carries no outcome: not timed
+        install(List.of(Pool.credential(credential).serves("m").version(1).build(box)), List.of(), null);
+        // the outcome behind version 2 left its replica ten minutes ago, its snapshot just now
+        RecordMetadata caused = topics().publish(Pool.credential(credential)
+                .serves("m")
+                .version(2)
+                .outcomeSentAt(java.time.Instant.now().minusSeconds(600))
+                .build(box));
+        await().atMost(KAFKA_WAIT).until(() -> reader.position(caused.topic(), caused.partition()) > caused.offset());
+
+        assertThat(views.pool().credential(credential).orElseThrow().version()).isEqualTo(2);
+        assertThat(propagation.count() - countBefore).isEqualTo(1);
+        assertThat(propagation.totalTime(TimeUnit.MILLISECONDS) - totalBefore)
+                .isGreaterThanOrEqualTo(600_000)
+                .isLessThan(3_600_000);
+        given().when()
+                .get(Management.url("/metrics"))
+                .then()
+                .statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("gateway_view_outcome_propagation_seconds_count"));
+    }
+
+    @Test
     void readinessReportsTheCaughtUpView() {
         given().when()
                 .get(Management.url("/health/ready"))

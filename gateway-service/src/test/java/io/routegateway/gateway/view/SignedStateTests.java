@@ -182,7 +182,8 @@ class SignedStateTests extends GatewayTestBase {
                 account,
                 held.models(),
                 held.publishedAt(),
-                held.oauth());
+                held.oauth(),
+                null);
     }
 
     private double skipped(String topic) {

@@ -164,6 +164,7 @@ class StateFoldTests {
                 AccountState.HEALTHY,
                 List.of(),
                 NOW,
+                null,
                 null);
     }
 

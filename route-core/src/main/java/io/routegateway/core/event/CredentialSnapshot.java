@@ -32,6 +32,10 @@ import io.routegateway.core.state.ModelState;
  * @param oauth the OAuth status of an OAuth-managed official credential (then {@code
  *     encrypted_secret} is its sealed current access token); null for api credentials and for
  *     official credentials holding a static token. Optional on the wire.
+ * @param outcomeSentAt when the outcome that caused this version left the replica (or
+ *     recovery-service) that saw it: the timestamp of its {@link Topics#OUTCOMES} record, so each
+ *     reader can time an outcome's way to its view; null when an admin action, a refresh or the
+ *     start-up republication wrote this version. Optional on the wire.
  */
 public record CredentialSnapshot(
         String credentialId,
@@ -54,7 +58,8 @@ public record CredentialSnapshot(
         AccountState account,
         List<ModelState> models,
         Instant publishedAt,
-        OAuthStatus oauth) {
+        OAuthStatus oauth,
+        Instant outcomeSentAt) {
 
     public static final String TYPE = "credential-state.v1";
 
@@ -96,7 +101,8 @@ public record CredentialSnapshot(
                 health.account(),
                 new ArrayList<>(health.models().values()),
                 publishedAt,
-                oauth);
+                oauth,
+                outcomeSentAt);
     }
 
     /**

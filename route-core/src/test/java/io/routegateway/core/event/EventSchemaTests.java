@@ -78,6 +78,22 @@ class EventSchemaTests {
     }
 
     @Test
+    void aSnapshotWrittenBeforeOutcomeSentAtExistedReadsWithoutOne() throws IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode older =
+                (com.fasterxml.jackson.databind.node.ObjectNode) sample(CredentialSnapshot.TYPE);
+        older.remove("outcome_sent_at");
+
+        CredentialSnapshot snapshot = Json.MAPPER.treeToValue(older, CredentialSnapshot.class);
+
+        assertThat(snapshot.outcomeSentAt()).isNull();
+        assertThat(snapshot.version()).isEqualTo(7);
+        assertThat(Json.MAPPER
+                        .treeToValue(sample(CredentialSnapshot.TYPE), CredentialSnapshot.class)
+                        .outcomeSentAt())
+                .isEqualTo(java.time.Instant.parse("2026-09-02T10:00:00.080Z"));
+    }
+
+    @Test
     void aQuotaEventWrittenBeforeResetsAtExistedReadsWithoutAReset() throws IOException {
         String json =
                 "{\"type\":\"quota-exhaustion-recorded.v1\",\"event_id\":\"0b7f3c1e-5a2d-4c1b-9e8f-1a2b3c4d5e6f\","

@@ -210,6 +210,7 @@ class WideRecordFactoriesTests {
                 account,
                 rows,
                 AT,
+                null,
                 null);
     }
 }

@@ -139,6 +139,7 @@ class CatchAllFunnelTests {
                 state.account(),
                 List.copyOf(state.models().values()),
                 T0,
+                null,
                 null);
     }
 }

@@ -216,6 +216,7 @@ class OutageTimelineTests {
                     state.account(),
                     List.copyOf(state.models().values()),
                     T0,
+                    null,
                     null));
         }
         return PoolView.of(credentials, List.of(group), List.of(key));

@@ -170,7 +170,8 @@ class RouterProperties {
                 c.account(),
                 new ArrayList<>(rows.values()),
                 c.publishedAt(),
-                c.oauth());
+                c.oauth(),
+                null);
     }
 
     private static RouteResult route(Scenario s, long rngSeed, boolean trace) {
@@ -319,7 +320,8 @@ class RouterProperties {
                         null),
                 r.nextBoolean() ? List.of() : List.of(ModelState.created("m1", ModelStatus.PAUSED, NOW)),
                 target.publishedAt(),
-                target.oauth());
+                target.oauth(),
+                null);
         assertThat(PoolView.sameRoutingShape(target, updated)).isTrue();
         route(s, seed, false); // fills the per-model index the cheap path then shares
         PoolView cheap = s.view().with(updated);

@@ -50,6 +50,7 @@ public final class CredentialBuilder {
     private Instant publishedAt;
     private Instant rowsAt;
     private OAuthStatus oauth;
+    private Instant outcomeSentAt;
 
     private CredentialBuilder(String id) {
         this.id = id;
@@ -231,6 +232,12 @@ public final class CredentialBuilder {
     }
 
     /** The OAuth status of an OAuth-managed official credential (null: none, the default). */
+    /** The send time of the outcome this version answers (null by default: not caused by one). */
+    public CredentialBuilder outcomeSentAt(Instant value) {
+        this.outcomeSentAt = value;
+        return this;
+    }
+
     public CredentialBuilder oauth(OAuthStatus value) {
         this.oauth = value;
         return this;
@@ -274,7 +281,8 @@ public final class CredentialBuilder {
                 accountRow,
                 rows,
                 publishedAt == null ? Instant.now() : publishedAt,
-                oauth);
+                oauth,
+                outcomeSentAt);
     }
 
     private Instant rowsAt() {

@@ -111,10 +111,22 @@ public class CredentialEventService {
      * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
      */
     public Uni<ApplyResult> apply(CredentialEvent event, OutcomePosition position) {
+        return apply(event, position, null);
+    }
+
+    /**
+     * {@link #apply(CredentialEvent, OutcomePosition)} of a record sent at {@code sentAt} (its
+     * Kafka timestamp; null: unknown): the snapshot of the change carries it as {@code
+     * outcome_sent_at}, so each gateway times the outcome's way to its view.
+     */
+    public Uni<ApplyResult> apply(CredentialEvent event, OutcomePosition position, Instant sentAt) {
         if (position != null && event instanceof AttemptSucceeded success && hasEnvelope(event)) {
-            return acknowledgedIfNoOp(success).onItem().ifNull().switchTo(() -> applyCommitted(event, position));
+            return acknowledgedIfNoOp(success)
+                    .onItem()
+                    .ifNull()
+                    .switchTo(() -> applyCommitted(event, position, sentAt));
         }
-        return applyCommitted(event, position);
+        return applyCommitted(event, position, sentAt);
     }
 
     /** The fast path: one read, no transaction, no write; null when the success has something to clear. */
@@ -148,9 +160,9 @@ public class CredentialEventService {
         }
     }
 
-    private Uni<ApplyResult> applyCommitted(CredentialEvent event, OutcomePosition position) {
+    private Uni<ApplyResult> applyCommitted(CredentialEvent event, OutcomePosition position, Instant sentAt) {
         Timer.Sample sample = metrics.startApply();
-        return applyLockedTransaction(event, position)
+        return applyLockedTransaction(event, position, sentAt)
                 .invoke(applied -> {
                     metrics.applied(sample, applied.result());
                     if (applied.queued() != null) {
@@ -171,14 +183,14 @@ public class CredentialEventService {
      * @throws UnknownCredentialException (as the Uni's failure) when the credential does not exist
      */
     public Uni<ApplyResult> applyInTransaction(CredentialEvent event) {
-        return applyLockedTransaction(event, null).map(Applied::result);
+        return applyLockedTransaction(event, null, null).map(Applied::result);
     }
 
     private static boolean hasEnvelope(CredentialEvent event) {
         return event.eventId() != null && event.credentialId() != null && event.occurredAt() != null;
     }
 
-    private Uni<Applied> applyLockedTransaction(CredentialEvent event, OutcomePosition position) {
+    private Uni<Applied> applyLockedTransaction(CredentialEvent event, OutcomePosition position, Instant sentAt) {
         if (!hasEnvelope(event)) {
             return Uni.createFrom()
                     .failure(new PoisonMessageException(
@@ -203,7 +215,7 @@ public class CredentialEventService {
                             .recordIfNewReading(event.eventId(), row.id, event.type(), now)
                             .flatMap(recorded -> recorded.isNew()
                                     ? askForRefreshOnUnauthorized(row, event, now)
-                                            .flatMap(ignored -> applyLocked(row, event, position, recorded))
+                                            .flatMap(ignored -> applyLocked(row, event, position, sentAt, recorded))
                                     : Uni.createFrom()
                                             .item(Applied.nothingQueued(new ApplyResult(
                                                     event.eventId(),
@@ -247,7 +259,7 @@ public class CredentialEventService {
     }
 
     private Uni<Applied> applyLocked(
-            CredentialEntity row, CredentialEvent event, OutcomePosition position, Recorded recorded) {
+            CredentialEntity row, CredentialEvent event, OutcomePosition position, Instant sentAt, Recorded recorded) {
         RuntimeSettings runtime = RuntimeSettings.fromStored(recorded.settings());
         return models.listForCredential(row.id).flatMap(modelRows -> {
             CredentialProfile profile = StateRows.profile(row, runtime.blacklistThreshold());
@@ -267,7 +279,7 @@ public class CredentialEventService {
                 row.outcomePartition = position.partition();
                 row.outcomeOffset = position.offset();
             }
-            return write(row, modelRows, diff, transition, event, recorded.groupIds())
+            return write(row, modelRows, diff, transition, event, recorded.groupIds(), sentAt)
                     .map(queued -> new Applied(
                             new ApplyResult(
                                     event.eventId(),
@@ -286,7 +298,8 @@ public class CredentialEventService {
             HealthDiff diff,
             Transition transition,
             CredentialEvent event,
-            List<String> groupIds) {
+            List<String> groupIds,
+            Instant sentAt) {
         if (diff.account() != null) {
             StateRows.writeAccount(row, diff.account());
         }
@@ -308,7 +321,7 @@ public class CredentialEventService {
             chain = chain.flatMap(ignored ->
                     timeline.persist(timelineLine(row.id, change, event)).replaceWithVoid());
         }
-        return chain.flatMap(ignored -> stateOutbox.queueCredentialChange(row, transition.next(), groupIds));
+        return chain.flatMap(ignored -> stateOutbox.queueCredentialChange(row, transition.next(), groupIds, sentAt));
     }
 
     private static CredentialModelEntity find(List<CredentialModelEntity> rows, String modelKey) {

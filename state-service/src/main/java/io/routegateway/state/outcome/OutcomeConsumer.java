@@ -2,6 +2,7 @@ package io.routegateway.state.outcome;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -78,7 +79,8 @@ public class OutcomeConsumer {
         if (accepted.sanitised()) {
             metrics.sanitised(CHANNEL);
         }
-        return service.apply(accepted.value(), new OutcomePosition(record.partition(), record.offset()))
+        Instant sentAt = record.timestamp() < 0 ? null : Instant.ofEpochMilli(record.timestamp());
+        return service.apply(accepted.value(), new OutcomePosition(record.partition(), record.offset()), sentAt)
                 .onFailure(failure -> !stopping && Failures.isTransient(failure))
                 .retry()
                 .withBackOff(FIRST_RETRY, MAX_RETRY)

@@ -83,10 +83,23 @@ public class StateOutbox {
      */
     public Uni<OutboxEntity> queueCredentialChange(
             CredentialEntity locked, CredentialHealth health, List<String> groupIds) {
+        return queueCredentialChange(locked, health, groupIds, null);
+    }
+
+    /**
+     * {@link #queueCredentialChange(CredentialEntity, CredentialHealth, List)} of a change an outcome
+     * caused: the snapshot carries {@code outcomeSentAt}, the outcome record's timestamp (null: none),
+     * so the gateways can time the outcome's way to their views.
+     */
+    public Uni<OutboxEntity> queueCredentialChange(
+            CredentialEntity locked, CredentialHealth health, List<String> groupIds, Instant outcomeSentAt) {
         Instant now = clock.instant();
         locked.stateVersion++;
         locked.updatedAt = now;
-        return queueRow(Topics.CREDENTIAL_STATE, locked.id, json(StateRows.snapshot(locked, health, groupIds, now)));
+        return queueRow(
+                Topics.CREDENTIAL_STATE,
+                locked.id,
+                json(StateRows.snapshot(locked, health, groupIds, now, outcomeSentAt)));
     }
 
     /** The credential was deleted: a tombstone for its key. */

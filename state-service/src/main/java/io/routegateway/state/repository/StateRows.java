@@ -121,6 +121,19 @@ public final class StateRows {
     /** The credential as published; carries the sealed secret only, never the clear text. */
     public static CredentialSnapshot snapshot(
             CredentialEntity row, CredentialHealth health, List<String> groupIds, Instant publishedAt) {
+        return snapshot(row, health, groupIds, publishedAt, null);
+    }
+
+    /**
+     * {@link #snapshot(CredentialEntity, CredentialHealth, List, Instant)} of a version an outcome
+     * caused: {@code outcomeSentAt} is the outcome record's timestamp (null: not caused by one).
+     */
+    public static CredentialSnapshot snapshot(
+            CredentialEntity row,
+            CredentialHealth health,
+            List<String> groupIds,
+            Instant publishedAt,
+            Instant outcomeSentAt) {
         JsonNode config = configJson(row);
         return new CredentialSnapshot(
                 row.id,
@@ -143,7 +156,8 @@ public final class StateRows {
                 health.account(),
                 List.copyOf(health.models().values()),
                 publishedAt,
-                oauthStatus(row));
+                oauthStatus(row),
+                outcomeSentAt);
     }
 
     /**

@@ -76,7 +76,7 @@ class OutcomeDeliveryTests {
     private static CredentialEventService acceptingService() {
         return new CredentialEventService(null, null, null, null, null, null, null, null) {
             @Override
-            public Uni<ApplyResult> apply(CredentialEvent event, OutcomePosition position) {
+            public Uni<ApplyResult> apply(CredentialEvent event, OutcomePosition position, Instant sentAt) {
                 return Uni.createFrom().nullItem();
             }
         };

@@ -107,8 +107,10 @@ class StatePublicationTests {
         // one event at a time: the relay sends only the newest pending row of a key, so events
         // queued together may legitimately publish only their last version
         long expectedVersion = 0;
+        List<Instant> sentAt = new java.util.ArrayList<>();
         for (CredentialEvent event : events) {
-            TestKafka.send(Topics.OUTCOMES, id, json(event));
+            sentAt.add(Instant.ofEpochMilli(
+                    TestKafka.send(Topics.OUTCOMES, id, json(event)).timestamp()));
             long version = ++expectedVersion;
             await().atMost(PATIENCE).until(() -> processed(event.eventId()) == 1);
             await().atMost(PATIENCE)
@@ -135,6 +137,18 @@ class StatePublicationTests {
                 .satisfies(model -> assertThat(model.status().wire()).isEqualTo("paused"));
         assertThat(last.encryptedSecret()).isEqualTo(credential(id).encryptedSecret);
         assertThat(secretBox.open(last.secretBinding(), last.encryptedSecret())).isEqualTo(secret);
+        // each version says when the outcome that caused it left its sender: the record's timestamp
+        assertThat(snapshots).extracting(CredentialSnapshot::outcomeSentAt).containsExactlyElementsOf(sentAt);
+
+        // a change that did not come from route.outcomes carries no send time
+        await(() -> service.apply(
+                new CredentialEvent.ModelResumed(UUID.randomUUID(), id, at.plusSeconds(4), "upstream-glm")));
+        await().atMost(PATIENCE)
+                .untilAsserted(() -> assertThat(snapshots(id))
+                        .extracting(CredentialSnapshot::version)
+                        .last()
+                        .isEqualTo(5L));
+        assertThat(snapshots(id).get(4).outcomeSentAt()).isNull();
     }
 
     @Test
