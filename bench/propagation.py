@@ -14,6 +14,7 @@ warm-up run and a measured run never share a model):
      recorded nowhere, so polling replica B teaches B nothing;
   4. replica B is polled on one keep-alive connection, POLL_SLEEP_S (default 0.001) apart, until it answers 200 (it avoids the cooling
      model: state-service applied the event, published the snapshot, B consumed it).
+SAMPLE_PAUSE_S (default 0) waits that long after each sample before the next one starts.
 With CLEAR_MODELS_URL (state-service's admin POST .../credentials/<preferred>/models/clear-all) and
 ADMIN_TOKEN, the preferred credential's model states are cleared after each sample, so every sample
 is one failure on a credential with no other model cooling; without it the cooling models add up
@@ -180,6 +181,7 @@ def main():
                 if seen_by_view is not None:
                     views.append(seen_by_view)
             clear_models()
+            time.sleep(float(os.environ.get("SAMPLE_PAUSE_S", "0")))
     finally:
         request(control, "DELETE", "/_control/accounts/" + preferred)
     lags.sort()

@@ -82,7 +82,7 @@ LAG_SAMPLES=100
 GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:--XX:+UseSerialGC -Xms64m -Xmx256m -Xmn48m -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=128m}
 LAG_WARMUP_SAMPLES=20
 # admin pause/resume pairs that warm state-service's apply -> outbox -> relay path before measuring
-STATE_WARMUP_ACTIONS=1000
+STATE_WARMUP_ACTIONS=${STATE_WARMUP_ACTIONS:-1000}
 # protocol bridges: sequential requests per scenario and round (bench/bridges.py)
 BRIDGE_REQUESTS=200
 BRIDGE_ROUNDS=3

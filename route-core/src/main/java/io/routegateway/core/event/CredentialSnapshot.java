@@ -28,7 +28,8 @@ import io.routegateway.core.state.ModelState;
  * @param quotaRemaining null = unlimited; 0 or less excludes the credential
  * @param weight manual weight 1..100 (ignored in auto mode)
  * @param groupIds groups whose pool contains this credential
- * @param models the model rows (only failures and pauses)
+ * @param models the model rows (only failures and pauses), published without their failure texts
+ *     ({@link ModelState#withoutFailureTexts()}): routing never reads them, the database keeps them
  * @param oauth the OAuth status of an OAuth-managed official credential (then {@code
  *     encrypted_secret} is its sealed current access token); null for api credentials and for
  *     official credentials holding a static token. Optional on the wire.

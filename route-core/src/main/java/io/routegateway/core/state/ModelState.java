@@ -70,6 +70,30 @@ public record ModelState(
                 now);
     }
 
+    /**
+     * This row without its failure texts ({@code last_failure_message}, {@code
+     * last_failure_response_json}): what the state topic carries. Routing and the gateways' own
+     * transitions never read them (the streak compares fingerprints), and with them a snapshot grows by
+     * up to 10 KB per failing model; they stay in the database and the admin API.
+     */
+    public ModelState withoutFailureTexts() {
+        if (lastFailureMessage == null && lastFailureResponseJson == null) {
+            return this;
+        }
+        return new ModelState(
+                modelKey,
+                status,
+                transientFailureCount,
+                cooldownUntil,
+                semanticFailureStreakCount,
+                semanticFailureStreakFingerprint,
+                lastFailureKind,
+                null,
+                null,
+                createdAt,
+                updatedAt);
+    }
+
     /** Failure fields reset, status kept: what success or "clear" does to a paused row. */
     public ModelState clearedOfFailures(ModelStatus keptStatus, Instant now) {
         return new ModelState(modelKey, keptStatus, 0, null, 0, null, null, null, null, createdAt, now);

@@ -99,7 +99,7 @@ public class StateOutbox {
         return queueRow(
                 Topics.CREDENTIAL_STATE,
                 locked.id,
-                json(StateRows.snapshot(locked, health, groupIds, now, outcomeSentAt)));
+                json(StateRows.publishedSnapshot(locked, health, groupIds, now, outcomeSentAt)));
     }
 
     /** The credential was deleted: a tombstone for its key. */
@@ -171,7 +171,8 @@ public class StateOutbox {
     }
 
     Uni<Void> queueCredential(CredentialEntity row, CredentialHealth health, List<String> groupIds, Instant now) {
-        return queue(Topics.CREDENTIAL_STATE, row.id, json(StateRows.snapshot(row, health, groupIds, now)));
+        return queue(
+                Topics.CREDENTIAL_STATE, row.id, json(StateRows.publishedSnapshot(row, health, groupIds, now, null)));
     }
 
     Uni<Void> queueGroup(GroupEntity row, Instant now) {

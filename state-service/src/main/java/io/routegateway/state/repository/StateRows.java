@@ -118,7 +118,26 @@ public final class StateRows {
                 blacklistThreshold);
     }
 
-    /** The credential as published; carries the sealed secret only, never the clear text. */
+    /**
+     * The credential as the state topic carries it ({@link #snapshot(CredentialEntity,
+     * CredentialHealth, List, Instant, Instant)}) with its model rows {@linkplain
+     * ModelState#withoutFailureTexts() without their failure texts}, so a snapshot stays small however
+     * many of its models fail.
+     */
+    public static CredentialSnapshot publishedSnapshot(
+            CredentialEntity row,
+            CredentialHealth health,
+            List<String> groupIds,
+            Instant publishedAt,
+            Instant outcomeSentAt) {
+        Map<String, ModelState> models = new TreeMap<>();
+        for (ModelState model : health.models().values()) {
+            models.put(model.modelKey(), model.withoutFailureTexts());
+        }
+        return snapshot(row, new CredentialHealth(health.account(), models), groupIds, publishedAt, outcomeSentAt);
+    }
+
+    /** The credential as the routing view holds it; carries the sealed secret only, never the clear text. */
     public static CredentialSnapshot snapshot(
             CredentialEntity row, CredentialHealth health, List<String> groupIds, Instant publishedAt) {
         return snapshot(row, health, groupIds, publishedAt, null);

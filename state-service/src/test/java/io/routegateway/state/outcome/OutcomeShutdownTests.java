@@ -71,7 +71,9 @@ class OutcomeShutdownTests {
         return new CredentialEventService(null, null, null, null, null, null, null, null) {
             @Override
             public Uni<io.routegateway.state.outcome.ApplyResult> apply(
-                    CredentialEvent event, io.routegateway.core.state.SuccessShortcut.OutcomePosition position) {
+                    CredentialEvent event,
+                    io.routegateway.core.state.SuccessShortcut.OutcomePosition position,
+                    java.time.Instant sentAt) {
                 return Uni.createFrom().failure(POOL_CLOSED);
             }
         };

@@ -31,6 +31,7 @@ import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.core.state.FailureText;
 import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.outcome.CredentialEventService;
 import io.routegateway.state.repository.AccessKeyEntity;
@@ -311,6 +312,49 @@ class StatePublicationTests {
             assertThat(secretBox.open(last.secretBinding(), last.encryptedSecret()))
                     .isEqualTo("sk-test-v1");
         });
+    }
+
+    @Test
+    void aSnapshotStaysSmallAndPublishableHoweverManyOfItsModelsFailWithLongTexts() {
+        String id = OutcomeFixtures.createCredential(
+                secretBox,
+                "{\"failure_policy\":{\"cooldown_enabled\":true,\"cooldown_seconds\":300}}",
+                CLEAR_SECRET + UUID.randomUUID());
+        Instant at = Instant.parse("2026-06-05T00:00:00Z");
+        String message = "m".repeat(FailureText.MAX_MESSAGE_CHARS);
+        String body = "{\"error\":\"" + "b".repeat(FailureText.MAX_RESPONSE_CHARS) + "\"}";
+        int failing = 120;
+        for (int i = 0; i < failing; i++) {
+            Instant when = at.plusMillis(i);
+            String model = "model-" + i;
+            await(() -> service.apply(new CredentialEvent.TransientFailureRecorded(
+                    UUID.randomUUID(), id, when, model, "upstream_status", 429, message, body)));
+        }
+
+        await().atMost(PATIENCE)
+                .untilAsserted(() -> assertThat(snapshots(id))
+                        .extracting(CredentialSnapshot::version)
+                        .last()
+                        .isEqualTo((long) failing));
+        List<ConsumerRecord<String, String>> records = credentialsRecords(id);
+        String published = records.get(records.size() - 1).value();
+        // with the texts it would be over 1.2 MB: past the producer's limit, never published
+        assertThat(published.length()).isLessThan(64 * 1024);
+        assertThat(snapshots(id).get(snapshots(id).size() - 1).models())
+                .hasSize(failing)
+                .allSatisfy(model -> {
+                    assertThat(model.lastFailureMessage()).isNull();
+                    assertThat(model.lastFailureResponseJson()).isNull();
+                    assertThat(model.lastFailureKind()).isEqualTo("upstream_status");
+                    assertThat(model.transientFailureCount()).isEqualTo(1);
+                    assertThat(model.cooldownUntil()).isAfter(at);
+                });
+        // the database keeps them whole for the admin API
+        assertThat(OutcomeFixtures.models(id)).hasSize(failing).allSatisfy(row -> {
+            assertThat(row.lastFailureMessage).hasSize(FailureText.MAX_MESSAGE_CHARS);
+            assertThat(row.lastFailureResponseJson).isNotNull();
+        });
+        assertThat(outboxRows(id)).noneMatch(row -> row.failedAt != null);
     }
 
     @Test
