@@ -33,6 +33,7 @@ import static io.routegateway.state.support.OutcomeFixtures.failure;
 import static io.routegateway.state.support.OutcomeFixtures.json;
 import static io.routegateway.state.support.OutcomeFixtures.models;
 import static io.routegateway.state.support.OutcomeFixtures.processed;
+import static io.routegateway.state.support.OutcomeFixtures.success;
 import static io.routegateway.state.support.OutcomeFixtures.timeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -146,6 +147,24 @@ class OutcomeApplyTests {
         } finally {
             setBlacklistThreshold("0");
         }
+    }
+
+    @Test
+    void aSecondFailureUpdatesTheStoredModelRowAndASuccessRemovesIt() {
+        String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-row-update");
+        Instant at = Instant.parse("2026-03-01T13:00:00Z");
+        OutcomeFixtures.await(() -> service.apply(failure(id, at, "upstream-glm")));
+        OutcomeFixtures.await(() -> service.apply(failure(id, at, "upstream-sol")));
+
+        // the changed row is written in place, the other one left as it is
+        OutcomeFixtures.await(() -> service.apply(failure(id, at.plusSeconds(20), "upstream-sol")));
+        assertThat(models(id))
+                .extracting(row -> row.modelKey, row -> row.transientFailureCount, row -> row.cooldownUntil)
+                .containsExactly(
+                        tuple("upstream-glm", 1, at.plusSeconds(10)), tuple("upstream-sol", 2, at.plusSeconds(30)));
+
+        OutcomeFixtures.await(() -> service.apply(success(id, at.plusSeconds(40), "upstream-sol")));
+        assertThat(models(id)).extracting(row -> row.modelKey).containsExactly("upstream-glm");
     }
 
     @Test
