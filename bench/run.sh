@@ -28,7 +28,8 @@
 # services' timers, then again on the same models with the preferred credential's model states cleared
 # after each sample (one failure on a credential with nothing else cooling; without the clearing,
 # sample i meets i-1 cooling models), writes both JSON lines to bench/results/<timestamp>-propagation.json and leaves
-# docs/performance.md alone.
+# docs/performance.md alone. STATE_WARMUP_ACTIONS (default 1000) sets the admin actions that warm
+# state-service's apply path first; SAMPLE_PAUSE_S (default 0) is passed to bench/propagation.py.
 #
 # --hold starts and seeds everything, prints the ports and keys, and waits (for profiling by hand)
 # instead of measuring; Ctrl-C stops it all.
