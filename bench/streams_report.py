@@ -119,7 +119,12 @@ for n in counts:
             f"| {fmt(med(rows, 'cpu_us_per_frame', 'upstream'), 1)} "
             f"| {fmt(med(rows, 'rss_max_mb', proc), 0) if p else ''} | {fmt(med(rows, 'fds_max', proc), 0) if p else ''} "
             f"| {errors} / {short} |")
+# the counters run since the upstream started: each round's reading includes the ones before it, so
+# only the newest reading per scenario is reported
+newest = {}
 for p in protocols:
+    newest[(p["upstream_after"], p["asked"])] = p
+for p in newest.values():
     versions = p.get("requests_by_version") or {}
     tls = p.get("tls_connections") or {}
     out += ["", f"The upstream after the {p['upstream_after']} run at {p['asked']} streams (counters since it started, "
