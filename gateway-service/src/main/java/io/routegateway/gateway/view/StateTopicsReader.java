@@ -79,6 +79,7 @@ public class StateTopicsReader {
     /** The last hop of propagation: a credential snapshot's Kafka timestamp to the view holding it. */
     static final String STATE_DELIVERY = "gateway.view.state.delivery";
 
+    /** The whole way: an outcome's send (the snapshot's {@code outcome_sent_at}) to the view holding its state. */
     static final String OUTCOME_PROPAGATION = "gateway.view.outcome.propagation";
 
     /** Skip reason: the value is not the topic's JSON snapshot. */

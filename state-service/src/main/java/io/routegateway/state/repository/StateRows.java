@@ -119,8 +119,8 @@ public final class StateRows {
     }
 
     /**
-     * The credential as the state topic carries it ({@link #snapshot(CredentialEntity,
-     * CredentialHealth, List, Instant, Instant)}) with its model rows {@linkplain
+     * The credential as the state topic carries it, caused by the outcome sent at {@code
+     * outcomeSentAt} (null: none), with its model rows {@linkplain
      * ModelState#withoutFailureTexts() without their failure texts}, so a snapshot stays small however
      * many of its models fail.
      */
@@ -143,11 +143,8 @@ public final class StateRows {
         return snapshot(row, health, groupIds, publishedAt, null);
     }
 
-    /**
-     * {@link #snapshot(CredentialEntity, CredentialHealth, List, Instant)} of a version an outcome
-     * caused: {@code outcomeSentAt} is the outcome record's timestamp (null: not caused by one).
-     */
-    public static CredentialSnapshot snapshot(
+    /** The snapshot with {@code outcomeSentAt}, the timestamp of the outcome that caused it (null: none). */
+    private static CredentialSnapshot snapshot(
             CredentialEntity row,
             CredentialHealth health,
             List<String> groupIds,
