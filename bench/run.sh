@@ -12,7 +12,8 @@
 # the report. Tuned by STREAM_COUNTS (default "1000 4000 10000"), STREAM_FRAMES (20),
 # STREAM_INTERVAL_MS (50), STREAM_SECONDS (measured window per run, 20), STREAM_ROUNDS (2), BODY_KB
 # (200), BODY_SECONDS (10). To compare two builds under the same load, GATEWAY_B_APP=<another
-# quarkus-app directory> runs the second replica from it and STREAM_COMPARE=1 adds its runs
+# quarkus-app directory> runs the second replica from it (GATEWAY_B_JAVA_OPTS: with other JVM options or
+# -D settings) and STREAM_COMPARE=1 adds its runs
 # ("gateway-b") to every round.
 #
 # From STREAM_TLS_FROM streams on (default 10000; STREAM_TLS=1: for every N) the gateway's streams go
@@ -35,7 +36,8 @@
 # instead of measuring; Ctrl-C stops it all.
 #
 # What runs: PostgreSQL (postgres.sh) with a fresh route_bench database, one Kafka broker, the
-# demo upstream as the fast mock (JSON and SSE), nginx-light, state-service consuming every event,
+# demo upstream as the fast mock (JSON and SSE), nginx-light, a plain one-hop Vert.x proxy
+# (bench/PlainVertxProxy.java, the floor of a JVM proxy on the gateway's stack), state-service consuming every event,
 # and two gateway replicas with everything on (AccessKey auth, selection over a 50-credential pool,
 # classification, outcome + usage publishing). Every process is stopped by PID on exit.
 set -euo pipefail
@@ -65,6 +67,8 @@ UPSTREAM_PORT=19300
 NGINX_PORT=19301
 # the demo upstream's TLS port (HTTP/2 by ALPN)
 UPSTREAM_TLS_PORT=19302
+# the plain Vert.x proxy (bench/PlainVertxProxy.java): the floor of a JVM proxy on the gateway's stack
+VERTX_PROXY_PORT=19303
 TLS_PASSWORD=bench-throwaway-store
 STATE_PORT=19081
 GATEWAY_PORT=19080
@@ -105,6 +109,7 @@ STREAM_TLS_WARMUP_SECONDS=${STREAM_TLS_WARMUP_SECONDS:-30}
 NGINX_WORKERS=${NGINX_WORKERS:-$([ "$STREAMS_ONLY" = 1 ] && echo 2 || echo 1)}
 GATEWAY_APP=${GATEWAY_APP:-$ROOT_DIR/gateway-service/target/quarkus-app}
 GATEWAY_B_APP=${GATEWAY_B_APP:-$GATEWAY_APP}
+GATEWAY_B_JAVA_OPTS=${GATEWAY_B_JAVA_OPTS:-$GATEWAY_JAVA_OPTS}
 PIDS=()
 
 cleanup() {
@@ -213,7 +218,7 @@ start_gateways() {
   start_bg GATEWAY "$BENCH_DIR/gateway-a.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_PORT QUARKUS_MANAGEMENT_PORT=$GATEWAY_MANAGEMENT_PORT \
     java $GATEWAY_JAVA_OPTS $TLS_TRUST_OPTS -jar "$GATEWAY_APP/quarkus-run.jar"
   start_bg GATEWAY_B "$BENCH_DIR/gateway-b.log" env "${env_vars[@]}" MALLOC_ARENA_MAX=2 QUARKUS_HTTP_PORT=$GATEWAY_B_PORT QUARKUS_MANAGEMENT_PORT=$GATEWAY_B_MANAGEMENT_PORT \
-    java $GATEWAY_JAVA_OPTS $TLS_TRUST_OPTS -jar "$GATEWAY_B_APP/quarkus-run.jar"
+    java $GATEWAY_B_JAVA_OPTS $TLS_TRUST_OPTS -jar "$GATEWAY_B_APP/quarkus-run.jar"
   wait_http "http://127.0.0.1:$GATEWAY_MANAGEMENT_PORT/q/health/ready" 200 gateway-a
   wait_http "http://127.0.0.1:$GATEWAY_B_MANAGEMENT_PORT/q/health/ready" 200 gateway-b
 }
@@ -382,6 +387,8 @@ streams_scenarios() {
   for n in $STREAM_COUNTS; do [ "$n" -lt "$STREAM_TLS_FROM" ] || tls_any=1; done
   stream_load streams warm-up "$GATEWAY_PORT" "$ACCESS_KEY" --streams 500 --frames "$STREAM_FRAMES" \
     --interval-ms "$STREAM_INTERVAL_MS" --seconds "$warm" >/dev/null
+  stream_load streams warm-up "$VERTX_PROXY_PORT" bench-upstream-0 --streams 500 --frames "$STREAM_FRAMES" \
+    --interval-ms "$STREAM_INTERVAL_MS" --seconds "$((warm / 2))" >/dev/null
   if [ "$tls_any" = 1 ]; then
     # the HTTP/2 and TLS code of the upstream client is compiled separately
     stream_load streams warm-up "$GATEWAY_PORT" "$TLS_ACCESS_KEY" --streams 500 --frames "$STREAM_FRAMES" \
@@ -408,6 +415,8 @@ streams_scenarios() {
         --watch "upstream=$UPSTREAM_PID" >>"$out"
       stream_load streams nginx "$NGINX_PORT" bench-upstream-0 --streams "$nginx_n" "${common[@]}" \
         --watch "nginx=$(nginx_pids)" --watch "upstream=$UPSTREAM_PID" >>"$out"
+      stream_load streams vertx "$VERTX_PROXY_PORT" bench-upstream-0 --streams "$((n < cap_relay ? n : cap_relay))" \
+        "${common[@]}" --watch "vertx=$VERTX_PROXY_PID" --watch "upstream=$UPSTREAM_PID" >>"$out"
       stream_load streams "$gw_label" "$GATEWAY_PORT" "$gw_key" --streams "$gw_n" "${common[@]}" \
         --watch "gateway=$GATEWAY_PID" --watch "upstream=$UPSTREAM_PID" >>"$out"
       [ "$tls" = 0 ] || upstream_protocols "$gw_label" "$n" >>"$out"
@@ -489,13 +498,18 @@ main() {
   rm -f "$BENCH_DIR/nginx/nginx.pid"
   nginx -c "$BENCH_DIR/nginx/nginx.conf" -p "$BENCH_DIR/nginx"
   nginx_pids >/dev/null || die "nginx did not start (see $BENCH_DIR/nginx/nginx-error.log)"
+  # as many upstream connections per event loop as the gateway may hold (ROUTE_UPSTREAM_HTTP1_CONNECTIONS_PER_HOST)
+  start_bg VERTX_PROXY "$BENCH_DIR/vertx-proxy.log" java $GATEWAY_JAVA_OPTS \
+    -cp "$(cat "$ROOT_DIR/demo-upstream/target/runtime-classpath.txt")" "$ROOT_DIR/bench/PlainVertxProxy.java" \
+    "$VERTX_PROXY_PORT" "$UPSTREAM_PORT" 12000
+  wait_http "http://127.0.0.1:$VERTX_PROXY_PORT/v1/models" 200 plain-vertx-proxy
   start_services
   seed
   start_gateways
   check_tls_path
 
   if [ "$HOLD" = 1 ]; then
-    log "Holding: upstream :$UPSTREAM_PORT (key bench-upstream-0), nginx :$NGINX_PORT, state-service :$STATE_PORT," \
+    log "Holding: upstream :$UPSTREAM_PORT (key bench-upstream-0), nginx :$NGINX_PORT, plain Vert.x proxy :$VERTX_PROXY_PORT, state-service :$STATE_PORT," \
       "gateways :$GATEWAY_PORT (PID $GATEWAY_PID) and :$GATEWAY_B_PORT, access key $ACCESS_KEY," \
       "lag access key $LAG_ACCESS_KEY, upstream TLS port :$UPSTREAM_TLS_PORT (HTTP/2) with access key $TLS_ACCESS_KEY"
     while true; do sleep 3600 & wait $!; done
@@ -523,25 +537,30 @@ main() {
   local direct="http://127.0.0.1:$UPSTREAM_PORT/v1/chat/completions"
   local viaNginx="http://127.0.0.1:$NGINX_PORT/v1/chat/completions"
   local viaGateway="http://127.0.0.1:$GATEWAY_PORT/v1/chat/completions"
+  local viaVertx="http://127.0.0.1:$VERTX_PROXY_PORT/v1/chat/completions"
   # The JIT needs about a minute of traffic on these two cores before the gateway's figures settle
   # (a profile of the first minute spends a fifth of the gateway's CPU compiling); measured rounds
   # start after that, as they would in a gateway that has been running for a while.
-  log "Warm-up (90 s)"
+  log "Warm-up (2 min)"
   KEY=bench-upstream-0 DURATION=5 wrk_rps "$direct" post-json.lua 50 >/dev/null
   KEY=bench-upstream-0 DURATION=5 wrk_rps "$viaNginx" post-json.lua 50 >/dev/null
+  KEY=bench-upstream-0 DURATION=20 wrk_rps "$viaVertx" post-json.lua 50 >/dev/null
+  KEY=bench-upstream-0 DURATION=10 wrk_rps "$viaVertx" post-sse.lua 50 >/dev/null
   KEY=$ACCESS_KEY DURATION=50 wrk_rps "$viaGateway" post-json.lua 50 >/dev/null
   KEY=$ACCESS_KEY DURATION=30 wrk_rps "$viaGateway" post-sse.lua 50 >/dev/null
 
-  local r d_json=() n_json=() g_json=() d_sse=() n_sse=() g_sse=() rss_max=0 sampler rss
+  local r d_json=() n_json=() v_json=() g_json=() d_sse=() n_sse=() v_sse=() g_sse=() rss_max=0 sampler rss
   for ((r = 1; r <= ROUNDS; r++)); do
     log "Round $r/$ROUNDS (each run ${DURATION}s, 50 connections)"
     d_json+=("$(KEY=bench-upstream-0 wrk_rps "$direct" post-json.lua 50)")
     n_json+=("$(KEY=bench-upstream-0 wrk_rps "$viaNginx" post-json.lua 50)")
+    v_json+=("$(KEY=bench-upstream-0 wrk_rps "$viaVertx" post-json.lua 50)")
     rss_sampler "$GATEWAY_PID" >"$BENCH_DIR/rss" &
     sampler=$!
     g_json+=("$(KEY=$ACCESS_KEY wrk_rps "$viaGateway" post-json.lua 50)")
     d_sse+=("$(KEY=bench-upstream-0 wrk_rps "$direct" post-sse.lua 50)")
     n_sse+=("$(KEY=bench-upstream-0 wrk_rps "$viaNginx" post-sse.lua 50)")
+    v_sse+=("$(KEY=bench-upstream-0 wrk_rps "$viaVertx" post-sse.lua 50)")
     g_sse+=("$(KEY=$ACCESS_KEY wrk_rps "$viaGateway" post-sse.lua 50)")
     kill -TERM "$sampler"; wait "$sampler" || true
     rss=$(cat "$BENCH_DIR/rss"); [ "${rss:-0}" -gt "$rss_max" ] && rss_max=$rss
@@ -591,7 +610,9 @@ main() {
   jmh=$("$ROOT_DIR/bench/jmh.sh" 2>>"$RAW" | tail -n 5 || echo "not measured")
 
   local report="$RESULTS_DIR/$stamp.md"
-  BRIDGES_SECTION="$BENCH_DIR/bridges.md" STREAMS_SECTION="$BENCH_DIR/streams.md" python3 "$ROOT_DIR/bench/report.py" "$report" \
+  BRIDGES_SECTION="$BENCH_DIR/bridges.md" STREAMS_SECTION="$BENCH_DIR/streams.md" \
+    VERTX_JSON="$(median "${v_json[@]}")" VERTX_SSE="$(median "${v_sse[@]}")" VERTX_RUNS="${v_json[*]}|${v_sse[*]}" \
+    python3 "$ROOT_DIR/bench/report.py" "$report" \
     "$(median "${d_json[@]}")" "$(median "${n_json[@]}")" "$(median "${g_json[@]}")" \
     "$(median "${d_sse[@]}")" "$(median "${n_sse[@]}")" "$(median "${g_sse[@]}")" \
     "$lat_direct" "$lat_gateway" "$ttft_direct" "$ttft_gateway" "$rss_max" "$lag" "$jmh" \

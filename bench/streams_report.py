@@ -49,7 +49,8 @@ workers = os.environ.get("NGINX_WORKERS", "?")
 h2_streams = os.environ.get("STREAM_H2_MAX_STREAMS", "?")
 tls_counts = sorted({r["asked"] for r in streams if r["label"].endswith("-tls")})
 # path label -> (shown as, the proxy process whose figures the row shows)
-PATHS = [("direct", "direct", None), ("nginx", "nginx", "nginx"), ("gateway", "gateway", "gateway"),
+PATHS = [("direct", "direct", None), ("nginx", "nginx", "nginx"), ("vertx", "plain Vert.x proxy", "vertx"),
+         ("gateway", "gateway", "gateway"),
          ("gateway-tls", "gateway, upstream HTTP/2 + TLS", "gateway"), ("gateway-b", "gateway-b", "gateway"),
          ("gateway-b-tls", "gateway-b, upstream HTTP/2 + TLS", "gateway")]
 out = [
@@ -57,8 +58,9 @@ out = [
     "",
     f"N concurrent client streams (OpenAI Chat, each asking the demo upstream for {frames} one-token frames "
     f"{interval} ms apart, then its terminal frames), one keep-alive connection per stream, directly, through nginx "
-    f"({workers} worker{'s' if workers != '1' else ''}, a plain one-hop proxy: `bench/nginx.conf.template`) and "
-    "through the first gateway, interleaved per round (`bench/StreamLoad.java`, medians over the rounds). Counted: "
+    f"({workers} worker{'s' if workers != '1' else ''}, a plain one-hop proxy: `bench/nginx.conf.template`), through "
+    "a plain one-hop Vert.x proxy (`bench/PlainVertxProxy.java`: the gateway's stack with nothing the gateway adds, "
+    "the floor of a JVM proxy here) and through the first gateway, interleaved per round (`bench/StreamLoad.java`, medians over the rounds). Counted: "
     "the streams that ended inside the measured window; CPU is the proxy's utime+stime (`/proc/PID/stat`; nginx: "
     "master and workers summed) over the window divided by the SSE frames the clients received in it (the "
     "request's own work, routing and usage record included), and the same without the JIT compiler's threads "
@@ -103,7 +105,7 @@ for n in counts:
         if held != n:
             capped.append(f"{shown}: {held} of {n}")
         rate, p99 = med(rows, "streams_per_s"), med(rows, "stream_p99_s")
-        g = label.startswith("gateway")
+        g = label.startswith("gateway") or label == "vertx"
         p = proc is not None
         errors = sum(r.get("errors", 0) for r in rows)
         short = sum(r.get("short_streams", 0) for r in rows)

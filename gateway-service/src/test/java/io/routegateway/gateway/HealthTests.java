@@ -2,11 +2,17 @@ package io.routegateway.gateway;
 
 import java.time.Duration;
 
+import jakarta.inject.Inject;
+
 import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.testsupport.Management;
+import io.vertx.core.Vertx;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
@@ -14,6 +20,17 @@ import static org.hamcrest.Matchers.not;
 
 @QuarkusTest
 class HealthTests {
+
+    @Inject
+    Vertx vertx;
+
+    @Test
+    @EnabledOnOs(value = OS.LINUX, architectures = "amd64")
+    void runsOnTheNativeTransportOnLinux() {
+        // quarkus.vertx.prefer-native-transport with the epoll jar on the class path; without either,
+        // Vert.x silently runs on NIO
+        assertThat(vertx.isNativeTransportEnabled()).isTrue();
+    }
 
     @Test
     void becomesReady() {
