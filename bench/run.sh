@@ -498,7 +498,8 @@ main() {
   rm -f "$BENCH_DIR/nginx/nginx.pid"
   nginx -c "$BENCH_DIR/nginx/nginx.conf" -p "$BENCH_DIR/nginx"
   nginx_pids >/dev/null || die "nginx did not start (see $BENCH_DIR/nginx/nginx-error.log)"
-  # as many upstream connections per event loop as the gateway may hold (ROUTE_UPSTREAM_HTTP1_CONNECTIONS_PER_HOST)
+  # 12,000 upstream connections per event loop: never fewer than the gateway's whole pool
+  # (ROUTE_UPSTREAM_HTTP1_CONNECTIONS_PER_HOST, shared over its loops), so the floor never waits in a pool
   start_bg VERTX_PROXY "$BENCH_DIR/vertx-proxy.log" java $GATEWAY_JAVA_OPTS \
     -cp "$(cat "$ROOT_DIR/demo-upstream/target/runtime-classpath.txt")" "$ROOT_DIR/bench/PlainVertxProxy.java" \
     "$VERTX_PROXY_PORT" "$UPSTREAM_PORT" 12000
