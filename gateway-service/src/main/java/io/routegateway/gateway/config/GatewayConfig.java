@@ -138,5 +138,23 @@ public interface GatewayConfig {
          */
         @WithDefault("1s")
         Duration successWindow();
+
+        /**
+         * Usage records gather for at most this long and go to Kafka as one message (a JSON array,
+         * {@code UsageBatch}), so a request costs a list append instead of a Kafka send. 0 sends each
+         * record alone, as a single object: the setting for a state-service older than batches,
+         * during a rolling upgrade. At most 1 second ({@code GATEWAY_PUBLISH_USAGE_BATCH_WINDOW}).
+         */
+        @WithDefault("20ms")
+        Duration usageBatchWindow();
+
+        /**
+         * The most usage records in one message; a batch also ends at 256 Ki characters ({@code
+         * GATEWAY_PUBLISH_USAGE_BATCH_MAX_RECORDS}).
+         */
+        @WithDefault("500")
+        @Min(1)
+        @Max(10_000)
+        int usageBatchMaxRecords();
     }
 }

@@ -37,13 +37,14 @@ import io.routegateway.gateway.view.StateTopicsReader;
  *   <li>{@code gateway_view_records_skipped_total{topic,reason}} — state-topic records skipped
  *       ({@code unreadable}, {@code no_id}, {@code unapplicable}; registered by {@link
  *       StateTopicsReader});
- *   <li>{@code gateway_events_published_total{topic}} — outcome or usage messages handed to Kafka
- *       (each then is acknowledged, or dropped and counted below); outcomes are published for
- *       failures and for successes that clear something, so this is less than the attempts;
- *   <li>{@code gateway_events_pending{topic}} — outcome or usage messages awaiting a Kafka
- *       acknowledgement;
- *   <li>{@code gateway_events_dropped_total{topic}} — outcome or usage messages dropped because
- *       too many were waiting for Kafka.
+ *   <li>{@code gateway_events_published_total{topic}} — outcome events or usage records handed to
+ *       Kafka (each then is acknowledged, or dropped and counted below; usage records travel in
+ *       batches, a record counts when it joins one); outcomes are published for failures and for
+ *       successes that clear something, so this is less than the attempts;
+ *   <li>{@code gateway_events_pending{topic}} — outcome events or usage records awaiting a Kafka
+ *       acknowledgement (usage records still gathering in a batch are not counted);
+ *   <li>{@code gateway_events_dropped_total{topic}} — outcome events or usage records dropped
+ *       because too many were waiting for Kafka.
  * </ul>
  */
 @Singleton
@@ -136,20 +137,20 @@ public class GatewayMetrics {
         ttft.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    public void dropped(String topic) {
+    public void dropped(String topic, int records) {
         dropped.computeIfAbsent(
                         topic,
                         t -> Counter.builder("gateway.events.dropped")
-                                .description("Outcome or usage messages dropped because too many awaited Kafka")
+                                .description("Outcome or usage records dropped because too many awaited Kafka")
                                 .tag("topic", t)
                                 .register(registry))
-                .increment();
+                .increment(records);
     }
 
     /** The {@code gateway_events_published_total{topic}} counter, to keep by its publisher. */
     public Counter publishedCounter(String topic) {
         return Counter.builder("gateway.events.published")
-                .description("Outcome or usage messages handed to Kafka (then acknowledged or dropped)")
+                .description("Outcome events or usage records handed to Kafka (then acknowledged or dropped)")
                 .tag("topic", topic)
                 .register(registry);
     }
@@ -175,10 +176,10 @@ public class GatewayMetrics {
                 .register(registry);
     }
 
-    /** {@code gateway_events_pending{topic}}: messages awaiting a Kafka acknowledgement. */
+    /** {@code gateway_events_pending{topic}}: records awaiting a Kafka acknowledgement. */
     public void pendingGauge(String topic, IntSupplier pending) {
         Gauge.builder("gateway.events.pending", pending, IntSupplier::getAsInt)
-                .description("Outcome or usage messages awaiting a Kafka acknowledgement")
+                .description("Outcome or usage records awaiting a Kafka acknowledgement")
                 .tag("topic", topic)
                 // the supplier is a method reference nothing else holds: a weak one would read NaN
                 .strongReference(true)

@@ -3,6 +3,7 @@ package io.routegateway.gateway.publish;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
@@ -12,9 +13,9 @@ import org.jboss.logging.Logger;
 
 /**
  * Fire-and-forget publication that can neither block nor fail a client request: at most {@code
- * maxPending} messages may await a Kafka acknowledgement; beyond that, and for every message Kafka
- * refuses, the message is dropped, counted ({@code gateway_events_dropped_total}) and logged
- * (rate-limited, without the payload). The emitter's own buffer is unbounded because this bound
+ * maxPending} records may await a Kafka acknowledgement (a message carries one record, or a batch
+ * of them); beyond that, and for every message Kafka refuses, its records are dropped, counted
+ * ({@code gateway_events_dropped_total}) and logged (rate-limited, without the payload). The emitter's own buffer is unbounded because this bound
  * sits in front of it (a bounded emitter buffer fails the channel when it overflows).
  */
 final class BoundedPublisher {
@@ -24,43 +25,59 @@ final class BoundedPublisher {
     private final MutinyEmitter<String> emitter;
     private final String topic;
     private final int maxPending;
-    private final Runnable countDrop;
+    private final IntConsumer countDrops;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicLong droppedTotal = new AtomicLong();
 
-    /** @param countDrop counts one dropped message (the metric) */
-    BoundedPublisher(MutinyEmitter<String> emitter, String topic, int maxPending, Runnable countDrop) {
+    /** @param countDrops counts dropped records (the metric) */
+    BoundedPublisher(MutinyEmitter<String> emitter, String topic, int maxPending, IntConsumer countDrops) {
         this.emitter = emitter;
         this.topic = topic;
         this.maxPending = maxPending;
-        this.countDrop = countDrop;
+        this.countDrops = countDrops;
     }
 
+    /** One record under a key. */
     void publish(String key, String payload) {
-        if (pending.incrementAndGet() > maxPending) {
-            pending.decrementAndGet();
-            dropped(key, "too many messages awaiting Kafka (" + maxPending + ")");
-            return;
+        publish(key, payload, 1);
+    }
+
+    /**
+     * A message of {@code records} records; a null key leaves the partition to the producer.
+     * Returns whether it was handed to Kafka (false: dropped and counted).
+     */
+    boolean publish(String key, String payload, int records) {
+        int waiting = pending.addAndGet(records);
+        if (waiting > maxPending && waiting > records) {
+            // a batch larger than the bound on its own still goes when nothing else waits
+            pending.addAndGet(-records);
+            dropped(key, records, "too many records awaiting Kafka (" + maxPending + ")");
+            return false;
         }
-        OutgoingKafkaRecordMetadata<String> metadata =
-                OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build();
+        Metadata metadata = key == null
+                ? Metadata.empty()
+                : Metadata.of(OutgoingKafkaRecordMetadata.<String>builder()
+                        .withKey(key)
+                        .build());
         Message<String> message = Message.of(
                 payload,
-                Metadata.of(metadata),
+                metadata,
                 () -> {
-                    pending.decrementAndGet();
+                    pending.addAndGet(-records);
                     return CompletableFuture.completedFuture(null);
                 },
                 failure -> {
-                    pending.decrementAndGet();
-                    dropped(key, failure.toString());
+                    pending.addAndGet(-records);
+                    dropped(key, records, failure.toString());
                     return CompletableFuture.completedFuture(null);
                 });
         try {
             emitter.sendMessageAndForget(message);
+            return true;
         } catch (RuntimeException e) {
-            pending.decrementAndGet();
-            dropped(key, e.toString());
+            pending.addAndGet(-records);
+            dropped(key, records, e.toString());
+            return false;
         }
     }
 
@@ -68,11 +85,15 @@ final class BoundedPublisher {
         return pending.get();
     }
 
-    private void dropped(String key, String reason) {
-        countDrop.run();
-        long count = droppedTotal.incrementAndGet();
-        if ((count & (count - 1)) == 0 || count % 1000 == 0) {
-            LOG.warnf("Dropped a %s message (key %s): %s; %d dropped so far", topic, key, reason, count);
+    private void dropped(String key, int records, String reason) {
+        countDrops.accept(records);
+        long before = droppedTotal.getAndAdd(records);
+        long count = before + records;
+        // rate-limited: the first drop, each crossing of a power of two, and every thousandth
+        if (Long.highestOneBit(before) != Long.highestOneBit(count) || before / 1000 != count / 1000) {
+            LOG.warnf(
+                    "Dropped a %s message of %d record(s) (key %s): %s; %d records dropped so far",
+                    topic, records, key, reason, count);
         }
     }
 }

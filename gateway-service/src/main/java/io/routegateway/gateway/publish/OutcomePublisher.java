@@ -62,7 +62,10 @@ public class OutcomePublisher {
                     "gateway.publish.success-window must be between 0 and 1 minute, was " + window);
         }
         this.publisher = new BoundedPublisher(
-                emitter, Topics.OUTCOMES, config.publish().maxPending(), () -> metrics.dropped(Topics.OUTCOMES));
+                emitter,
+                Topics.OUTCOMES,
+                config.publish().maxPending(),
+                records -> metrics.dropped(Topics.OUTCOMES, records));
         metrics.pendingGauge(Topics.OUTCOMES, publisher::pending);
         this.published = metrics.publishedCounter(Topics.OUTCOMES);
         this.coalesced = metrics.coalescedSuccessesCounter();

@@ -1,21 +1,32 @@
 package io.routegateway.gateway.publish;
 
+import java.time.Duration;
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 
 import io.micrometer.core.instrument.Counter;
+import io.quarkus.runtime.ShutdownEvent;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
+import io.routegateway.core.event.UsageBatch;
 import io.routegateway.core.json.Json;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.vertx.core.Vertx;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
 /**
- * Publishes one {@link RequestCompleted} per client request to {@link Topics#USAGE}, keyed by the
- * credential last tried (the access key id when none was selected). Never blocks or fails the
- * caller (see {@link BoundedPublisher}).
+ * Publishes one {@link RequestCompleted} per client request to {@link Topics#USAGE}. Records gather
+ * for up to {@code gateway.publish.usage-batch-window} and leave as one {@link UsageBatch} message
+ * (no key: any partition will do, state-service stores by request id), so a request pays a list
+ * append instead of a Kafka send and a producer wake-up; a zero window sends each record alone,
+ * keyed by the credential last tried (the access key id when none was selected). Never blocks or
+ * fails the caller (see {@link BoundedPublisher}); the batch still gathering is sent at shutdown.
  */
 @ApplicationScoped
 public class UsagePublisher {
@@ -23,22 +34,89 @@ public class UsagePublisher {
     /** The outgoing channel; {@code mp.messaging.outgoing.usage.*} maps it to {@code route.usage}. */
     public static final String USAGE_CHANNEL = "usage";
 
+    static final Duration MAX_BATCH_WINDOW = Duration.ofSeconds(1);
+
     private final BoundedPublisher publisher;
     private final Counter published;
+    private final Vertx vertx;
+    private final long windowMs;
+    /** Guarded by this. */
+    private final UsageBatch.Collector gathering;
+    /** Guarded by this: a timer will send what is gathering. */
+    private boolean sendScheduled;
 
+    @Inject
     UsagePublisher(
             @Channel(USAGE_CHANNEL) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) MutinyEmitter<String> emitter,
             GatewayConfig config,
-            GatewayMetrics metrics) {
-        this.publisher = new BoundedPublisher(
-                emitter, Topics.USAGE, config.publish().maxPending(), () -> metrics.dropped(Topics.USAGE));
+            GatewayMetrics metrics,
+            Vertx vertx) {
+        this(
+                new BoundedPublisher(
+                        emitter,
+                        Topics.USAGE,
+                        config.publish().maxPending(),
+                        records -> metrics.dropped(Topics.USAGE, records)),
+                metrics.publishedCounter(Topics.USAGE),
+                vertx,
+                config.publish().usageBatchWindow(),
+                config.publish().usageBatchMaxRecords());
         metrics.pendingGauge(Topics.USAGE, publisher::pending);
-        this.published = metrics.publishedCounter(Topics.USAGE);
+    }
+
+    UsagePublisher(BoundedPublisher publisher, Counter published, Vertx vertx, Duration window, int maxRecords) {
+        if (window.isNegative() || window.compareTo(MAX_BATCH_WINDOW) > 0) {
+            throw new IllegalArgumentException(
+                    "gateway.publish.usage-batch-window must be between 0 and 1 second, was " + window);
+        }
+        this.publisher = publisher;
+        this.published = published;
+        this.vertx = vertx;
+        this.windowMs = window.toMillis();
+        this.gathering = new UsageBatch.Collector(maxRecords);
     }
 
     public void publish(RequestCompleted record) {
-        String key = record.credentialId() != null ? record.credentialId() : record.accessKeyId();
         published.increment();
-        publisher.publish(key, Json.write(record));
+        String json = Json.write(record);
+        if (windowMs == 0) {
+            publisher.publish(record.credentialId() != null ? record.credentialId() : record.accessKeyId(), json);
+            return;
+        }
+        List<List<String>> full;
+        boolean schedule = false;
+        synchronized (this) {
+            full = gathering.add(json);
+            if (!gathering.isEmpty() && !sendScheduled) {
+                sendScheduled = true;
+                schedule = true;
+            }
+        }
+        for (List<String> batch : full) {
+            send(batch);
+        }
+        if (schedule) {
+            vertx.setTimer(windowMs, ignored -> sendGathered());
+        }
+    }
+
+    /** Sends what is gathering now (the window's timer, and shutdown). */
+    void sendGathered() {
+        List<String> batch;
+        synchronized (this) {
+            sendScheduled = false;
+            batch = gathering.drain();
+        }
+        if (!batch.isEmpty()) {
+            send(batch);
+        }
+    }
+
+    void stopping(@Observes ShutdownEvent shutdown) {
+        sendGathered();
+    }
+
+    private void send(List<String> batch) {
+        publisher.publish(null, UsageBatch.encode(batch), batch.size());
     }
 }

@@ -1,14 +1,8 @@
 package io.routegateway.gateway.publish;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.Cancellable;
-import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
-import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,7 +12,7 @@ class BoundedPublisherTests {
 
     private final CapturingEmitter emitter = new CapturingEmitter();
     private final AtomicInteger dropped = new AtomicInteger();
-    private final BoundedPublisher publisher = new BoundedPublisher(emitter, "route.test", 2, dropped::incrementAndGet);
+    private final BoundedPublisher publisher = new BoundedPublisher(emitter, "route.test", 2, dropped::addAndGet);
 
     @Test
     void messagesAreKeyedAndCountedUntilAcknowledged() {
@@ -55,6 +49,33 @@ class BoundedPublisherTests {
     }
 
     @Test
+    void aBatchCountsAsItsRecordsAndGoesUnkeyedWithoutAKey() {
+        BoundedPublisher bounded = new BoundedPublisher(emitter, "route.test", 5, dropped::addAndGet);
+
+        assertThat(bounded.publish(null, "[1,2,3]", 3)).isTrue();
+        assertThat(bounded.pending()).isEqualTo(3);
+        assertThat(emitter.sent.get(0).getMetadata(OutgoingKafkaRecordMetadata.class))
+                .isEmpty();
+
+        // 3 + 3 > 5: the second batch is dropped whole and counted as its records
+        assertThat(bounded.publish(null, "[4,5,6]", 3)).isFalse();
+        assertThat(dropped).hasValue(3);
+        assertThat(bounded.pending()).isEqualTo(3);
+
+        emitter.sent
+                .get(0)
+                .nack(new IllegalStateException("broker down"))
+                .toCompletableFuture()
+                .join();
+        assertThat(dropped).hasValue(6);
+        assertThat(bounded.pending()).isZero();
+
+        // a batch larger than the bound on its own still goes when nothing else waits
+        assertThat(bounded.publish(null, "[...]", 7)).isTrue();
+        assertThat(bounded.pending()).isEqualTo(7);
+    }
+
+    @Test
     void aRefusedMessageIsADropAndFreesItsSlot() {
         publisher.publish("a", "1");
 
@@ -76,67 +97,5 @@ class BoundedPublisherTests {
 
         assertThat(dropped).hasValue(1);
         assertThat(publisher.pending()).isZero();
-    }
-
-    /** Records what is sent; acknowledgement is up to the test. */
-    private static final class CapturingEmitter implements MutinyEmitter<String> {
-
-        final List<Message<? extends String>> sent = new ArrayList<>();
-        boolean failing;
-
-        @Override
-        public <M extends Message<? extends String>> Cancellable sendMessageAndForget(M message) {
-            if (failing) {
-                throw new IllegalStateException("channel cancelled");
-            }
-            sent.add(message);
-            return () -> {};
-        }
-
-        @Override
-        public Uni<Void> send(String payload) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void sendAndAwait(String payload) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Cancellable sendAndForget(String payload) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <M extends Message<? extends String>> void send(M message) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <M extends Message<? extends String>> Uni<Void> sendMessage(M message) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <M extends Message<? extends String>> void sendMessageAndAwait(M message) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void complete() {}
-
-        @Override
-        public void error(Exception e) {}
-
-        @Override
-        public boolean isCancelled() {
-            return false;
-        }
-
-        @Override
-        public boolean hasRequests() {
-            return true;
-        }
     }
 }

@@ -22,6 +22,7 @@ import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
+import io.routegateway.core.event.UsageBatch;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Platform;
 import io.routegateway.gateway.view.PoolViewHolder;
@@ -182,16 +183,31 @@ public abstract class GatewayTestBase {
         return events;
     }
 
-    /** The usage records published under a key (credential id, or access key id), waiting until {@code done} holds. */
+    /**
+     * The usage records of a credential (the last one tried), or of an access key when none was
+     * selected, waiting until {@code done} holds. Messages carry batches ({@link UsageBatch}), so the
+     * records are picked from every message by their own fields.
+     */
     protected List<RequestCompleted> usage(String key, Predicate<List<RequestCompleted>> done) {
         List<RequestCompleted> records = new ArrayList<>();
         topics().read(
                         Topics.USAGE,
-                        key::equals,
+                        anyKey -> true,
                         values -> {
                             records.clear();
                             for (String value : values) {
-                                records.add(readValue(value, RequestCompleted.class));
+                                for (UsageBatch.Entry entry : UsageBatch.decode(value)) {
+                                    RequestCompleted record = entry.record();
+                                    if (record == null) {
+                                        throw new IllegalStateException("unreadable usage record: " + entry.refusal());
+                                    }
+                                    String recordKey = record.credentialId() != null
+                                            ? record.credentialId()
+                                            : record.accessKeyId();
+                                    if (key.equals(recordKey)) {
+                                        records.add(record);
+                                    }
+                                }
                             }
                             return done.test(records);
                         },

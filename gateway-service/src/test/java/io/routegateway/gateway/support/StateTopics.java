@@ -150,7 +150,7 @@ public final class StateTopics implements AutoCloseable {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline && !done.test(values)) {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(300))) {
-                    if (record.key() != null && keyMatches.test(record.key())) {
+                    if (keyMatches.test(record.key())) {
                         values.add(record.value());
                     }
                 }

@@ -8,12 +8,11 @@ import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.quarkus.runtime.ShutdownEvent;
 import io.routegateway.core.event.InboundScreen;
 import io.routegateway.core.event.InboundScreen.Screened;
 import io.routegateway.core.event.RequestCompleted;
-import io.routegateway.core.json.Json;
+import io.routegateway.core.event.UsageBatch;
 import io.routegateway.core.policy.RuntimeSettings;
 import io.routegateway.core.usage.ModelPrices;
 import io.routegateway.state.metrics.StateMetrics;
@@ -35,9 +34,11 @@ import org.jboss.logging.Logger;
  * NOTHING}), failed requests included. {@code cost_micros} comes from the {@code model_prices}
  * runtime setting, read once per batch; an unpriced model has a null cost.
  *
- * <p>No record can stop the channel. Each one is screened first ({@link InboundScreen#usage}):
- * unstorable text in its model names is replaced, a record that cannot be parsed or carries an
- * unstorable identifier goes to {@code route.usage.dlq} ({@link UsageDeadLetters}). A passing
+ * <p>A message holds one record or a gateway's batch of them ({@link UsageBatch}); every record is
+ * read, screened and stored on its own. No record can stop the channel, nor take the rest of its
+ * batch with it. Each one is screened first ({@link InboundScreen#usage}): unstorable text in its
+ * model names is replaced, a record that cannot be parsed or carries an unstorable identifier goes
+ * to {@code route.usage.dlq} alone ({@link UsageDeadLetters}). A passing
  * database failure is retried with back-off for as long as it lasts ({@link Failures}); any other
  * failure of the batch insert sends the batch through one record at a time, so the record at fault
  * is found: a data or constraint error dead-letters it at once, an unknown error after {@link
@@ -58,7 +59,7 @@ public class UsageConsumer {
     private static final Logger LOG = Logger.getLogger(UsageConsumer.class);
 
     /** A screened record and where it came from (for its dead letter). */
-    private record Usage(ConsumerRecord<String, String> source, RequestCompleted value) {}
+    private record Usage(UsageDeadLetters.Origin origin, RequestCompleted value) {}
 
     private final Pool pool;
     private final StateMetrics metrics;
@@ -81,22 +82,23 @@ public class UsageConsumer {
         List<Usage> records = new ArrayList<>(batch.count());
         Uni<Void> refusals = Uni.createFrom().voidItem();
         for (ConsumerRecord<String, String> source : batch) {
-            RequestCompleted parsed;
-            try {
-                parsed = parse(source.value());
-            } catch (IllegalArgumentException e) {
-                refusals = refusals.flatMap(ok -> deadLetters.send(source, "unparsable", e.getMessage(), null));
-                continue;
-            }
-            Screened<RequestCompleted> screened = InboundScreen.usage(parsed);
-            if (screened instanceof Screened.Refused<RequestCompleted> refused) {
-                refusals = refusals.flatMap(ok -> deadLetters.send(source, "unstorable", refused.reason(), null));
-            } else {
-                Screened.Accepted<RequestCompleted> accepted = (Screened.Accepted<RequestCompleted>) screened;
-                if (accepted.sanitised()) {
-                    metrics.sanitised(CHANNEL);
+            // a gateway's message is a batch of records; each is read, screened and stored on its own
+            for (UsageBatch.Entry entry : UsageBatch.decode(source.value())) {
+                UsageDeadLetters.Origin origin = new UsageDeadLetters.Origin(source, entry.index(), entry.payload());
+                if (entry.refused()) {
+                    refusals = refusals.flatMap(ok -> deadLetters.send(origin, "unparsable", entry.refusal(), null));
+                    continue;
                 }
-                records.add(new Usage(source, accepted.value()));
+                Screened<RequestCompleted> screened = InboundScreen.usage(entry.record());
+                if (screened instanceof Screened.Refused<RequestCompleted> refused) {
+                    refusals = refusals.flatMap(ok -> deadLetters.send(origin, "unstorable", refused.reason(), null));
+                } else {
+                    Screened.Accepted<RequestCompleted> accepted = (Screened.Accepted<RequestCompleted>) screened;
+                    if (accepted.sanitised()) {
+                        metrics.sanitised(CHANNEL);
+                    }
+                    records.add(new Usage(origin, accepted.value()));
+                }
             }
         }
         return refusals.flatMap(ok -> store(records));
@@ -144,7 +146,7 @@ public class UsageConsumer {
                 .atMost(Failures.BOUNDED_RETRIES)
                 .onFailure(failure -> !stopping)
                 .recoverWithUni(failure -> deadLetters.send(
-                        record.source(),
+                        record.origin(),
                         Failures.classify(failure) == Failures.Verdict.RECORD
                                 ? "database_rejected"
                                 : "retries_exhausted",
@@ -168,26 +170,6 @@ public class UsageConsumer {
     private static String describe(Throwable failure) {
         String sqlState = Failures.sqlState(failure);
         return failure.getClass().getSimpleName() + (sqlState == null ? "" : " SQLSTATE " + sqlState);
-    }
-
-    /** @throws IllegalArgumentException with a reason that never quotes the payload */
-    private static RequestCompleted parse(String payload) {
-        if (payload == null || payload.isBlank()) {
-            throw new IllegalArgumentException("empty usage record");
-        }
-        try {
-            RequestCompleted record = Json.MAPPER.readValue(payload, RequestCompleted.class);
-            if (record == null || record.requestId() == null || record.occurredAt() == null) {
-                throw new IllegalArgumentException("request_id and occurred_at are required");
-            }
-            return record;
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("unparsable usage record"
-                    + (e.getLocation() == null
-                            ? ""
-                            : " at line " + e.getLocation().getLineNr() + ", column "
-                                    + e.getLocation().getColumnNr()));
-        }
     }
 
     private static Uni<ModelPrices> prices(SqlConnection connection) {

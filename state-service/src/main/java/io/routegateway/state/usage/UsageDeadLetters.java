@@ -19,9 +19,10 @@ import org.jboss.logging.Logger;
 
 /**
  * Writes a usage record that cannot be stored to {@code route.usage.dlq} with its original key and
- * payload and the same headers as the outcomes' dead-letter topic ({@code dead-letter-reason},
- * {@code dead-letter-exception-class-name}, {@code dead-letter-topic}, {@code
- * dead-letter-partition}, {@code dead-letter-offset}). The usage channel consumes in batches, so it
+ * its own payload (one record of a batch, not the batch) and the same headers as the outcomes'
+ * dead-letter topic ({@code dead-letter-reason}, {@code dead-letter-exception-class-name}, {@code
+ * dead-letter-topic}, {@code dead-letter-partition}, {@code dead-letter-offset}), plus {@code
+ * dead-letter-batch-index} for a record of a batch. The usage channel consumes in batches, so it
  * dead-letters record by record itself instead of through a failure strategy (which would take the
  * whole batch). The returned Uni completes once the broker has the record; a passing broker failure
  * is retried, so the batch is committed only after its dead letters are safe.
@@ -46,16 +47,30 @@ public class UsageDeadLetters {
     }
 
     /**
+     * Where a record came from.
+     *
+     * @param index its position in its message's batch, -1 for a message of one record
+     * @param payload the record's own JSON text
+     */
+    record Origin(ConsumerRecord<String, String> source, int index, String payload) {}
+
+    /**
      * @param reasonTag the metric tag: {@code unparsable}, {@code unstorable}, {@code
      *     database_rejected} or {@code retries_exhausted}
      * @param reason what is wrong, for operators; never the record's content
      * @param exceptionClass the failure's class, null when the record was refused before storing
      */
-    Uni<Void> send(ConsumerRecord<String, String> source, String reasonTag, String reason, String exceptionClass) {
+    Uni<Void> send(Origin origin, String reasonTag, String reason, String exceptionClass) {
+        ConsumerRecord<String, String> source = origin.source();
         metrics.usageDeadLettered(reasonTag);
         LOG.warnf(
-                "Usage record %s-%d@%d goes to the dead-letter topic (%s): %s",
-                source.topic(), source.partition(), source.offset(), reasonTag, reason);
+                "Usage record %s-%d@%d%s goes to the dead-letter topic (%s): %s",
+                source.topic(),
+                source.partition(),
+                source.offset(),
+                origin.index() < 0 ? "" : "#" + origin.index(),
+                reasonTag,
+                reason);
         RecordHeaders headers = new RecordHeaders();
         header(headers, "dead-letter-reason", reason);
         if (exceptionClass != null) {
@@ -64,7 +79,10 @@ public class UsageDeadLetters {
         header(headers, "dead-letter-topic", source.topic());
         header(headers, "dead-letter-partition", Integer.toString(source.partition()));
         header(headers, "dead-letter-offset", Long.toString(source.offset()));
-        Message<Record<String, String>> message = Message.of(Record.of(source.key(), source.value()))
+        if (origin.index() >= 0) {
+            header(headers, "dead-letter-batch-index", Integer.toString(origin.index()));
+        }
+        Message<Record<String, String>> message = Message.of(Record.of(source.key(), origin.payload()))
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
                         .withHeaders(headers)
                         .build());

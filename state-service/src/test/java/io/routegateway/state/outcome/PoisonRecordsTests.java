@@ -136,6 +136,60 @@ class PoisonRecordsTests {
     }
 
     @Test
+    void poisonRecordsInsideAGatewaysBatchAreDeadLetteredOneByOneAndTheRestOfTheBatchIsStored() {
+        String accessKey = "ak-batch-" + UUID.randomUUID();
+        Instant at = Instant.parse("2026-08-02T10:00:00Z");
+        RequestCompleted first = usage(UUID.randomUUID(), at, accessKey, "grp-a", "cred-a", "m", "m", null);
+        String nulKey = escaped(usage(UUID.randomUUID(), at, accessKey + NUL, "grp-a", "cred-a", "m", "m", null));
+        RequestCompleted repaired = usage(
+                UUID.randomUUID(), at.plusSeconds(1), accessKey, "grp-a", "cred-a", "mock" + NUL + "model", "m", null);
+        UUID overflowId = UUID.randomUUID();
+        String overflow = escaped(usage(overflowId, at, accessKey, "grp-a", "cred-a", "m", "m", null))
+                .replace("\"2026-08-02T10:00:00Z\"", "\"+1000000000-01-01T00:00:00Z\"");
+        String wrongType = "{\"request_id\":\"" + UUID.randomUUID() + "\",\"occurred_at\":\"" + at
+                + "\",\"status\":{\"nested\":[1,2]}}";
+        RequestCompleted last =
+                usage(UUID.randomUUID(), at.plusSeconds(2), accessKey, "grp-a", "cred-a", "m", "m", null);
+        String batch = "[" + json(first) + "," + nulKey + "," + escaped(repaired) + "," + overflow + ",\"text\","
+                + wrongType + "," + json(last) + "]";
+        RequestCompleted unkeyed =
+                usage(UUID.randomUUID(), at.plusSeconds(3), accessKey, "grp-a", "cred-a", "m", "m", null);
+        String key = "poison-batch-" + UUID.randomUUID();
+
+        TestKafka.send(Topics.USAGE, key, batch);
+        TestKafka.send(Topics.USAGE, null, "[" + json(unkeyed) + "]");
+
+        await().atMost(PATIENCE).until(() -> logs(accessKey).size() == 4);
+        List<RequestLogEntity> rows = logs(accessKey);
+        assertThat(rows)
+                .extracting(row -> row.requestId)
+                .containsExactlyInAnyOrder(
+                        first.requestId(), repaired.requestId(), last.requestId(), unkeyed.requestId());
+        assertThat(row(rows, repaired.requestId()).requestedModel).isEqualTo("mock\uFFFDmodel");
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<ConsumerRecord<String, String>> dead = TestKafka.readKey(Topics.USAGE_DEAD_LETTER, key);
+            // each bad record alone, with its own text as it came, never the whole batch
+            assertThat(dead)
+                    .extracting(ConsumerRecord::value)
+                    .containsExactlyInAnyOrder(nulKey, overflow, "\"text\"", wrongType);
+            assertThat(header(only(dead, nulKey), "dead-letter-batch-index")).isEqualTo("1");
+            assertThat(header(only(dead, nulKey), "dead-letter-reason"))
+                    .startsWith("access_key_id holds an unstorable");
+            assertThat(header(only(dead, overflow), "dead-letter-batch-index")).isEqualTo("3");
+            assertThat(header(only(dead, overflow), "dead-letter-reason"))
+                    .startsWith("request_logs refused the record");
+            assertThat(header(only(dead, "\"text\""), "dead-letter-reason"))
+                    .isEqualTo("usage record 4 of the batch is not a JSON object");
+            assertThat(header(only(dead, wrongType), "dead-letter-reason"))
+                    .isEqualTo("usage record 5 of the batch does not match request-completed.v1");
+            assertThat(header(only(dead, wrongType), "dead-letter-topic")).isEqualTo(Topics.USAGE);
+        });
+        assertThat(logs(accessKey)).noneMatch(row -> row.requestId.equals(overflowId));
+        assertReadyAndLive();
+    }
+
+    @Test
     void outcomeEventsWithUnstorableTextAreRepairedOrDeadLetteredAndTheNextIsApplied() {
         String id = OutcomeFixtures.createCredential(secretBox, PRIMARY_CONFIG, "sk-test-poison-records");
         Instant at = Instant.parse("2026-08-01T10:00:00Z");
