@@ -52,6 +52,9 @@ GATEWAY_UPSTREAM_CONNECT_TIMEOUT: {{ $v.gateway.upstream.connectTimeout | quote 
 GATEWAY_UPSTREAM_READ_GAP_TIMEOUT: {{ $v.gateway.upstream.readGapTimeout | quote }}
 ROUTE_UPSTREAM_HTTP1_CONNECTIONS_PER_HOST: {{ int64 $v.gateway.upstream.http1ConnectionsPerHost | toString | quote }}
 ROUTE_UPSTREAM_HTTP2_CONNECTIONS_PER_HOST: {{ int64 $v.gateway.upstream.http2ConnectionsPerHost | toString | quote }}
+{{- with $v.gateway.usageBatchWindow }}
+GATEWAY_PUBLISH_USAGE_BATCH_WINDOW: {{ . | quote }}
+{{- end }}
 {{- if gt (int64 $v.gateway.maxRequestBytes) 0 }}
 GATEWAY_REQUEST_MAX_BODY_SIZE: {{ int64 $v.gateway.maxRequestBytes | toString | quote }}
 {{- end }}

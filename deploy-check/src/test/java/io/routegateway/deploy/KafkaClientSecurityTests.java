@@ -358,6 +358,24 @@ class KafkaClientSecurityTests {
     }
 
     @Test
+    void theUsageBatchWindowReachesTheGatewaysOnlyAndIsADuration() {
+        ManifestRules defaults = Renders.rules(Renders.DEFAULTS);
+        assertThat(defaults.environment(deployment(defaults, "gateway")))
+                .containsEntry("GATEWAY_PUBLISH_USAGE_BATCH_WINDOW", "20ms");
+        // the rolling-upgrade setting: each record alone, for a state-service older than batches
+        ManifestRules upgrade = render(Map.of("gateway.usageBatchWindow", "0s"));
+        assertThat(upgrade.all(Renders.services())).isEmpty();
+        assertThat(upgrade.environment(deployment(upgrade, "gateway")))
+                .containsEntry("GATEWAY_PUBLISH_USAGE_BATCH_WINDOW", "0s");
+        for (String component : List.of("state", "recovery")) {
+            assertThat(upgrade.environment(deployment(upgrade, component)))
+                    .doesNotContainKey("GATEWAY_PUBLISH_USAGE_BATCH_WINDOW");
+        }
+        assertRejected(Map.of("gateway.usageBatchWindow", "soon"), "usageBatchWindow");
+        assertRejected(Map.of("gateway.usageBatchWindow", "20ms\u0000"), "usageBatchWindow");
+    }
+
+    @Test
     void acceptingV1SecretsIsAnOptInForTheReadersOnly() {
         ManifestRules upgrade = render(Map.of("secrets.acceptV1Secrets", true));
 
