@@ -586,10 +586,10 @@ final class RequestExchange {
         response.putHeader("cache-control", "no-cache");
         response.setChunked(true);
         firstByteSent();
-        writeThrough(usageFrames, stream.firstChunk());
+        writeThrough(usageFrames, stream.firstChunk(), stream.firstChunkBytes());
         stream.start(
-                chunk -> {
-                    writeThrough(usageFrames, chunk);
+                (chunk, bytes) -> {
+                    writeThrough(usageFrames, chunk, bytes);
                     if (response.writeQueueFull()) {
                         stream.pause();
                         response.drainHandler(ignored -> stream.resume());
@@ -598,12 +598,13 @@ final class RequestExchange {
                 this::streamEnded);
     }
 
-    private void writeThrough(ChatStreamUsage.Filter usageFrames, Buffer chunk) {
+    /** @param bytes the chunk's bytes, the stream's own copy (read, never changed) */
+    private void writeThrough(ChatStreamUsage.Filter usageFrames, Buffer chunk, byte[] bytes) {
         if (usageFrames == null) {
             relay(chunk);
             return;
         }
-        byte[] in = chunk.getBytes();
+        byte[] in = bytes;
         byte[] out = usageFrames.feed(in);
         if (out == in) {
             // the common case, a chunk of whole frames without the usage frame: it goes out as it came
@@ -634,7 +635,7 @@ final class RequestExchange {
         StreamTranslator frames = bridge.stream(canonical, service.clock.instant());
         String first;
         try {
-            first = StreamTranslator.wire(frames.feed(stream.firstChunk().getBytes()));
+            first = StreamTranslator.wire(frames.feed(stream.firstChunkBytes()));
         } catch (RuntimeException e) {
             stream.cancel();
             decide(responseTransform(stream.status(), e), null);
@@ -652,10 +653,10 @@ final class RequestExchange {
             relay(Buffer.buffer(first));
         }
         stream.start(
-                chunk -> {
+                (chunk, bytes) -> {
                     String out;
                     try {
-                        out = StreamTranslator.wire(frames.feed(chunk.getBytes()));
+                        out = StreamTranslator.wire(frames.feed(bytes));
                     } catch (RuntimeException e) {
                         translationFailed(stream, e);
                         return;

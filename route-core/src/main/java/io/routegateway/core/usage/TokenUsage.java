@@ -42,26 +42,63 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
         return fromSse(text);
     }
 
-    /** Reads the {@code data:} payloads of SSE text in order. */
+    /**
+     * Reads, in order, the {@code data:} payloads of SSE text that mention usage. Only those lines
+     * are cut out and parsed: a stream's text is scanned once for the two markers, so a long stream
+     * whose usage sits in its last frames costs no copy per frame.
+     */
     public static TokenUsage fromSse(String text) {
         TokenUsage usage = UNKNOWN;
         int length = text.length();
-        int pos = 0;
-        while (pos < length) {
-            int newline = text.indexOf('\n', pos);
+        Marker sage = new Marker(text, "sage\"");
+        Marker metadata = new Marker(text, "usageMetadata");
+        int from = 0;
+        while (from < length) {
+            int mention = Math.min(sage.next(from), metadata.next(from));
+            if (mention == Integer.MAX_VALUE) {
+                break;
+            }
+            int lineStart = text.lastIndexOf('\n', mention) + 1;
+            int newline = text.indexOf('\n', mention);
             int end = newline < 0 ? length : newline;
-            if (text.startsWith("data:", pos)) {
-                String payload = text.substring(pos + 5, end).trim();
-                if (mentionsUsage(payload)) {
-                    JsonNode node = parse(payload);
-                    if (node != null) {
-                        usage = fromJson(node, usage);
-                    }
+            if (text.startsWith("data:", lineStart)) {
+                JsonNode node = parse(text.substring(lineStart + 5, end).trim());
+                if (node != null) {
+                    usage = fromJson(node, usage);
                 }
             }
-            pos = end + 1;
+            from = end + 1;
         }
         return usage;
+    }
+
+    /** The next place a marker occurs at or after a position, each occurrence searched for once. */
+    private static final class Marker {
+
+        private final String text;
+        private final String marker;
+        private int found = -1;
+        private boolean exhausted;
+
+        Marker(String text, String marker) {
+            this.text = text;
+            this.marker = marker;
+        }
+
+        /** Where the marker next starts at or after {@code from}, {@link Integer#MAX_VALUE} when nowhere. */
+        int next(int from) {
+            if (exhausted) {
+                return Integer.MAX_VALUE;
+            }
+            if (found < from) {
+                found = text.indexOf(marker, from);
+                if (found < 0) {
+                    exhausted = true;
+                    return Integer.MAX_VALUE;
+                }
+            }
+            return found;
+        }
     }
 
     private static TokenUsage fromJson(JsonNode node, TokenUsage previous) {

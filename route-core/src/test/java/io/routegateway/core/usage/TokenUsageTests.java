@@ -52,4 +52,30 @@ class TokenUsageTests {
         assertThat(TokenUsage.fromBody(null)).isEqualTo(TokenUsage.UNKNOWN);
         assertThat(TokenUsage.fromBody("data: not json usage\"\n\n")).isEqualTo(TokenUsage.UNKNOWN);
     }
+
+    @Test
+    void onlyDataLinesThatMentionUsageCountWhereverTheySitInALongStream() {
+        String frame = "data: {\"choices\":[{\"delta\":{\"content\":\"tok\"}}]}\n\n";
+        String stream = frame.repeat(5_000)
+                // a mention outside a data line is not a payload
+                + "event: usage\"\n"
+                + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":5000}}\r\n\r\n"
+                + frame
+                + "data: [DONE]\n\n";
+        assertThat(TokenUsage.fromSse(stream)).isEqualTo(new TokenUsage(3L, 5000L));
+        assertThat(TokenUsage.fromBody(stream)).isEqualTo(new TokenUsage(3L, 5000L));
+        // two markers on one line are one payload; the last line needs no newline
+        assertThat(TokenUsage.fromSse(
+                        "data: {\"usageMetadata\":{\"promptTokenCount\":1,\"candidatesTokenCount\":2},\"usage\":null}"))
+                .isEqualTo(new TokenUsage(1L, 2L));
+        // Gemini's marker in every chunk: each is read in order, the last counts
+        StringBuilder gemini = new StringBuilder();
+        for (int i = 1; i <= 300; i++) {
+            gemini.append("data: {\"usageMetadata\":{\"promptTokenCount\":4,\"candidatesTokenCount\":")
+                    .append(i)
+                    .append("}}\n\n");
+        }
+        assertThat(TokenUsage.fromSse(gemini.toString())).isEqualTo(new TokenUsage(4L, 300L));
+        assertThat(TokenUsage.fromSse(frame.repeat(100))).isEqualTo(TokenUsage.UNKNOWN);
+    }
 }

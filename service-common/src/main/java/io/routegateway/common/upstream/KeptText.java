@@ -2,23 +2,27 @@ package io.routegateway.common.upstream;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The part of a passed-through stream kept for classification and usage: its head (where failure
  * envelopes and Anthropic's input-token count sit) and its tail (where the terminal frame and the
  * final usage sit), bounded so a long generation costs constant memory: at most {@link
- * #HEAD_LIMIT} + {@link #TAIL_LIMIT} bytes plus the last chunk. Kept as the bytes that arrived and
- * decoded only when the text is asked for (once per stream), so a chunk costs one copy and no
- * decoding; the head grows with what it holds, so a short stream of small frames keeps a few KB.
+ * #HEAD_LIMIT} + {@link #TAIL_LIMIT} bytes plus the last chunk. Kept as the arrays that arrived
+ * (the caller's copy, never copied again; only the chunk that crosses the head's limit is split) and
+ * decoded only when the text is asked for (once per stream), so a chunk costs no copy and no
+ * decoding here, and a short stream of small frames keeps just its frames.
  */
 final class KeptText {
 
     static final int HEAD_LIMIT = 64 * 1024;
     static final int TAIL_LIMIT = 32 * 1024;
-    private static final byte[] EMPTY = new byte[0];
+    /** Head arrays before they are merged into one: bounds the per-array overhead of tiny chunks. */
+    static final int HEAD_ARRAYS = 128;
 
-    private byte[] head = EMPTY;
+    private final List<byte[]> head = new ArrayList<>();
     private int headLength;
     private final ArrayDeque<byte[]> tail = new ArrayDeque<>();
     private int tailLength;
@@ -28,22 +32,25 @@ final class KeptText {
         append(chunk.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Keeps {@code chunk}; the array is kept as it is in the tail, so the caller must not reuse it. */
+    /** Keeps {@code chunk}; the array is kept as it is, so the caller must not change it afterwards. */
     void append(byte[] chunk) {
         if (chunk.length == 0) {
             return;
         }
         if (headLength < HEAD_LIMIT && tail.isEmpty()) {
-            int room = HEAD_LIMIT - headLength;
-            int taken = Math.min(room, chunk.length);
-            if (headLength + taken > head.length) {
-                head = Arrays.copyOf(head, Math.min(HEAD_LIMIT, Math.max(headLength + taken, head.length * 2)));
+            int taken = Math.min(HEAD_LIMIT - headLength, chunk.length);
+            if (head.size() == HEAD_ARRAYS) {
+                byte[] merged = new byte[headLength];
+                join(head, merged, 0);
+                head.clear();
+                head.add(merged);
             }
-            System.arraycopy(chunk, 0, head, headLength, taken);
             headLength += taken;
             if (taken == chunk.length) {
+                head.add(chunk);
                 return;
             }
+            head.add(Arrays.copyOf(chunk, taken));
             chunk = Arrays.copyOfRange(chunk, taken, chunk.length);
         }
         tail.addLast(chunk);
@@ -58,9 +65,14 @@ final class KeptText {
         return headLength == 0;
     }
 
-    /** Bytes kept now (head capacity and tail), for the memory a stream holds. */
+    /** Arrays held now (head and tail). */
+    int arrays() {
+        return head.size() + tail.size();
+    }
+
+    /** Bytes kept now (head and tail), for the memory a stream holds. */
     int retainedBytes() {
-        return head.length + tailLength;
+        return headLength + tailLength;
     }
 
     /**
@@ -68,24 +80,29 @@ final class KeptText {
      * first frame boundary so no frame is spliced from two places.
      */
     String text() {
-        if (tail.isEmpty()) {
-            return new String(head, 0, headLength, StandardCharsets.UTF_8);
-        }
-        byte[] rest = new byte[tailLength];
-        int at = 0;
-        for (byte[] chunk : tail) {
-            System.arraycopy(chunk, 0, rest, at, chunk.length);
-            at += chunk.length;
-        }
-        if (!skipped) {
-            byte[] all = Arrays.copyOf(head, headLength + rest.length);
-            System.arraycopy(rest, 0, all, headLength, rest.length);
+        if (tail.isEmpty() || !skipped) {
+            // nothing dropped: head and tail are one run of bytes, decoded at once
+            byte[] all = new byte[headLength + tailLength];
+            int at = join(head, all, 0);
+            join(tail, all, at);
             return new String(all, StandardCharsets.UTF_8);
         }
+        byte[] headBytes = new byte[headLength];
+        join(head, headBytes, 0);
+        byte[] rest = new byte[tailLength];
+        join(tail, rest, 0);
         int boundary = frameBoundary(rest);
         String alignedTail =
                 boundary < 0 ? "" : new String(rest, boundary + 2, rest.length - boundary - 2, StandardCharsets.UTF_8);
-        return new String(head, 0, headLength, StandardCharsets.UTF_8) + "\n\n" + alignedTail;
+        return new String(headBytes, StandardCharsets.UTF_8) + "\n\n" + alignedTail;
+    }
+
+    private static int join(Iterable<byte[]> chunks, byte[] into, int at) {
+        for (byte[] chunk : chunks) {
+            System.arraycopy(chunk, 0, into, at, chunk.length);
+            at += chunk.length;
+        }
+        return at;
     }
 
     private static int frameBoundary(byte[] bytes) {

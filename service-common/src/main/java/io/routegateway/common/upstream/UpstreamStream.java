@@ -23,6 +23,18 @@ import io.vertx.core.http.HttpClientResponse;
  */
 public final class UpstreamStream {
 
+    /** Receives a chunk of the stream after the first one. */
+    @FunctionalInterface
+    public interface ChunkHandler {
+
+        /**
+         * @param chunk the chunk as it arrived, to write on as it is
+         * @param bytes its bytes, the copy the stream made for its own scan and kept text: read
+         *     them, never change them (the stream keeps them), so a caller needs no copy of its own
+         */
+        void accept(Buffer chunk, byte[] bytes);
+    }
+
     private final HttpClientRequest request;
     private final HttpClientResponse response;
     private final UpstreamTimeouts timeouts;
@@ -32,9 +44,10 @@ public final class UpstreamStream {
     private final ReadGapWatch watch;
 
     private Buffer firstChunk;
+    private byte[] firstChunkBytes;
     private String firstChunkText;
     private StreamCompletion.Scan scan = StreamCompletion.scan();
-    private Consumer<Buffer> chunkHandler;
+    private ChunkHandler chunkHandler;
     private Consumer<UpstreamOutcome> endHandler;
     private Consumer<UpstreamOutcome> endBeforeFirstChunk;
     private String earlyError;
@@ -69,6 +82,11 @@ public final class UpstreamStream {
         return firstChunk;
     }
 
+    /** The first chunk's bytes; read-only, as {@link ChunkHandler#accept}'s. */
+    public byte[] firstChunkBytes() {
+        return firstChunkBytes;
+    }
+
     /** The first chunk as UTF-8 text (a multi-byte character split at its end is replaced). */
     public String firstChunkText() {
         return firstChunkText;
@@ -98,6 +116,11 @@ public final class UpstreamStream {
      * timeout), unless {@link #cancel} was called first.
      */
     public void start(Consumer<Buffer> onChunk, Consumer<UpstreamOutcome> onEnd) {
+        start((chunk, bytes) -> onChunk.accept(chunk), onEnd);
+    }
+
+    /** As {@link #start(Consumer, Consumer)}, with each chunk's bytes as well. */
+    public void start(ChunkHandler onChunk, Consumer<UpstreamOutcome> onEnd) {
         this.chunkHandler = onChunk;
         this.endHandler = onEnd;
         if (finished) {
@@ -153,13 +176,14 @@ public final class UpstreamStream {
             kept.append(bytes);
             if (firstChunk == null) {
                 firstChunk = chunk;
+                firstChunkBytes = bytes;
                 firstChunkText = new String(bytes, StandardCharsets.UTF_8);
                 response.pause();
                 watch.suspend();
                 onFirstChunk.accept(this);
                 return;
             }
-            chunkHandler.accept(chunk);
+            chunkHandler.accept(chunk, bytes);
         });
         response.endHandler(ignored -> {
             if (firstChunk != null && chunkHandler == null) {

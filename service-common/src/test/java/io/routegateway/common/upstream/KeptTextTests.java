@@ -43,6 +43,28 @@ class KeptTextTests {
     }
 
     @Test
+    void theCallersArraysAreKeptWithoutCopiesAndTinyChunksAreMergedInTheHead() {
+        KeptText kept = new KeptText();
+        byte[] frame = "data: {\"x\":1}\n\n".getBytes(StandardCharsets.UTF_8);
+        kept.append(frame);
+        kept.append(frame);
+        assertThat(kept.arrays()).isEqualTo(2);
+        assertThat(kept.retainedBytes()).isEqualTo(2 * frame.length);
+
+        // an upstream dribbling one byte at a time keeps a bounded number of arrays, and the same text
+        KeptText dribbled = new KeptText();
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < 10_000; i++) {
+            byte b = (byte) ('a' + i % 26);
+            dribbled.append(new byte[] {b});
+            expected.append((char) b);
+        }
+        assertThat(dribbled.arrays()).isLessThanOrEqualTo(KeptText.HEAD_ARRAYS);
+        assertThat(dribbled.text()).isEqualTo(expected.toString());
+        assertThat(dribbled.retainedBytes()).isEqualTo(10_000);
+    }
+
+    @Test
     void aCharacterSplitBetweenTwoChunksIsDecodedWhole() {
         byte[] bytes = "data: {\"content\":\"héllo 世界\"}\n\n".getBytes(StandardCharsets.UTF_8);
         KeptText kept = new KeptText();
