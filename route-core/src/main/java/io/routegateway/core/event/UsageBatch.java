@@ -44,18 +44,7 @@ public final class UsageBatch {
 
     /** A batch of records already written as JSON objects ({@link Json#write}), in order. */
     public static String encode(List<String> records) {
-        int length = 2 + records.size();
-        for (String record : records) {
-            length += record.length();
-        }
-        StringBuilder out = new StringBuilder(length).append('[');
-        for (int i = 0; i < records.size(); i++) {
-            if (i > 0) {
-                out.append(',');
-            }
-            out.append(records.get(i));
-        }
-        return out.append(']').toString();
+        return "[" + String.join(",", records) + "]";
     }
 
     /**
@@ -130,16 +119,15 @@ public final class UsageBatch {
          * when it fills it.
          */
         public List<List<String>> add(String record) {
-            List<List<String>> full = new ArrayList<>(1);
-            if (!records.isEmpty() && chars + 1 + record.length() + 2 > MAX_CHARS) {
-                full.add(drain());
-            }
+            List<String> before = !records.isEmpty() && chars + 1 + record.length() + 2 > MAX_CHARS ? drain() : null;
             records.add(record);
             chars += record.length() + 1;
-            if (records.size() >= maxRecords || chars + 1 >= MAX_CHARS) {
-                full.add(drain());
+            List<String> filled = records.size() >= maxRecords || chars + 1 >= MAX_CHARS ? drain() : null;
+            if (before == null) {
+                // the common case, room left: nothing allocated
+                return filled == null ? List.of() : List.of(filled);
             }
-            return full;
+            return filled == null ? List.of(before) : List.of(before, filled);
         }
 
         /** The records gathered so far (possibly none), leaving the collector empty. */

@@ -27,6 +27,11 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
 
     public static final TokenUsage UNKNOWN = new TokenUsage(null, null);
 
+    /** What any text holding usage contains: the end of a {@code "usage"} key, or Gemini's key. */
+    private static final String USAGE_KEY_END = "sage\"";
+
+    private static final String GEMINI_USAGE_KEY = "usageMetadata";
+
     /** Reads a JSON document or SSE text; {@link #UNKNOWN} when it carries no usage. */
     public static TokenUsage fromBody(String text) {
         if (text == null || text.isEmpty() || !mentionsUsage(text)) {
@@ -50,8 +55,8 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
     public static TokenUsage fromSse(String text) {
         TokenUsage usage = UNKNOWN;
         int length = text.length();
-        Marker sage = new Marker(text, "sage\"");
-        Marker metadata = new Marker(text, "usageMetadata");
+        Marker sage = new Marker(text, USAGE_KEY_END);
+        Marker metadata = new Marker(text, GEMINI_USAGE_KEY);
         int from = 0;
         while (from < length) {
             int mention = Math.min(sage.next(from), metadata.next(from));
@@ -139,7 +144,7 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
     }
 
     private static boolean mentionsUsage(String text) {
-        return text.contains("sage\"") || text.contains("usageMetadata");
+        return text.contains(USAGE_KEY_END) || text.contains(GEMINI_USAGE_KEY);
     }
 
     private static JsonNode parse(String text) {
