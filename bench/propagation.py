@@ -32,9 +32,13 @@ minutes: the warm-up samples are in it too):
   outcome_propagation  the whole way, timed by replica B itself: gateway A's send of the outcome ->
                     B's view holds the snapshot it caused (gateway.view.outcome.propagation, from the
                     snapshot's outcome_sent_at)
-With REPLICA_B_METRICS_URL it also reads B's outcome_propagation timer after every sample (its sum
-grows by exactly that sample's time) and adds "view": p50/p99/min/max of those per-sample times,
-the same round trip without the polling's granularity or the poll's own request.
+  peer_outcome      the short way (gateway.view.peer-outcomes): gateway A's send of the outcome ->
+                    B read it from route.outcomes and its view holds the failure
+                    (gateway.view.peer.outcome.delay); absent on a build without it
+With REPLICA_B_METRICS_URL it also reads B's two timers of the whole way after every sample (each
+sum grows by exactly that sample's time) and adds "view": p50/p99/min/max of the per-sample times of
+whichever way reached B's view first, the same round trip without the polling's granularity or the
+poll's own request.
 """
 import http.client, json, os, re, sys, time, urllib.request
 
@@ -44,33 +48,40 @@ HOPS = {
     "publication": ("STATE_METRICS_URL", "state_outbox_publication_lag_seconds"),
     "snapshot_delivery": ("REPLICA_B_METRICS_URL", "gateway_view_state_delivery_seconds"),
     "outcome_propagation": ("REPLICA_B_METRICS_URL", "gateway_view_outcome_propagation_seconds"),
+    "peer_outcome": ("REPLICA_B_METRICS_URL", "gateway_view_peer_outcome_delay_seconds"),
 }
-VIEW_TIMER = "gateway_view_outcome_propagation_seconds"
+# B's timers of the whole way: through state-service's snapshot, and straight from route.outcomes
+SNAPSHOT_TIMER = "gateway_view_outcome_propagation_seconds"
+PEER_TIMER = "gateway_view_peer_outcome_delay_seconds"
 
 
 def view_timer():
-    """(count, sum in seconds) of replica B's outcome propagation timer, or None without its URL."""
+    """{timer: (count, sum in seconds)} of replica B's two whole-way timers, or None without its URL."""
     url = os.environ.get("REPLICA_B_METRICS_URL")
     if not url:
         return None
     with urllib.request.urlopen(url, timeout=10) as response:
         text = response.read().decode()
-    return (sample(text, VIEW_TIMER + "_count") or 0, sample(text, VIEW_TIMER + "_sum") or 0)
+    return {timer: (sample(text, timer + "_count") or 0, sample(text, timer + "_sum") or 0)
+            for timer in (SNAPSHOT_TIMER, PEER_TIMER)}
 
 
 def view_sample(before):
-    """This sample's time in B's timer (ms): waits up to 2 s for B to have recorded it."""
+    """This sample's time in B's view (ms), by whichever way got there first: waits up to 2 s for
+    the snapshot's timer (every sample's failure reaches B that way too), then reads both."""
     deadline = time.perf_counter() + 2
     while True:
         after = view_timer()
-        if after[0] > before[0] or time.perf_counter() > deadline:
+        if after[SNAPSHOT_TIMER][0] > before[SNAPSHOT_TIMER][0] or time.perf_counter() > deadline:
             break
         time.sleep(0.01)
-    recorded = after[0] - before[0]
-    if recorded <= 0:
-        return None
-    # more than one only if another outcome of the pool changed state meanwhile: their mean
-    return (after[1] - before[1]) * 1000 / recorded
+    times = []
+    for timer in (SNAPSHOT_TIMER, PEER_TIMER):
+        recorded = after[timer][0] - before[timer][0]
+        if recorded > 0:
+            # more than one only if another outcome of the pool changed state meanwhile: their mean
+            times.append((after[timer][1] - before[timer][1]) * 1000 / recorded)
+    return min(times) if times else None
 
 
 def scrape():

@@ -39,7 +39,8 @@ if view:
                  f"max {view['max_ms']}, {view['samples']} samples)")
 hop_names = {"outcome_delivery": "A's send → state-service takes it up", "apply": "the apply transaction",
              "publication": "commit → broker's acknowledgement", "snapshot_delivery": "snapshot sent → B's view",
-             "outcome_propagation": "the whole way, A's send → B's view (B's timer)"}
+             "outcome_propagation": "the whole way through state-service, A's send → B's view (B's timer)",
+             "peer_outcome": "the short way, A's send → B read it from route.outcomes and its view holds the failure (B's timer)"}
 hop_lines = [f"- {hop_names.get(hop, hop)}: mean {h['mean_ms']} ms over {h['count']}, p99 {h['p99_ms']} ms, max {h['max_ms']} ms"
              for hop, h in lag_figures.get("hops", {}).items()]
 
@@ -64,7 +65,7 @@ lines = [
     "options) as the floor of a JVM proxy here, and the gateway with "
     f"everything on: AccessKey auth, selection over a {pool}-credential pool (3 priority tiers), classification, "
     "outcome + usage events published to a real Kafka broker, state-service consuming them into PostgreSQL, "
-    "a second gateway replica following the state topic. wrk -t2 -c50 (throughput), wrk -t1 -c1 (latency).",
+    "a second gateway replica following the state topic and its peer's failures on route.outcomes. wrk -t2 -c50 (throughput), wrk -t1 -c1 (latency).",
     "",
     "| Figure | Direct | nginx | plain Vert.x | Gateway | Gateway / direct | Gateway / nginx | Gateway / plain Vert.x | Target |",
     "|---|---|---|---|---|---|---|---|---|",

@@ -38,7 +38,7 @@ public class Seed {
         CredentialSnapshot credential = new CredentialSnapshot("load-c", version, "load", Platform.OPENAI, CredentialKind.API,
                 baseUrl, box.seal(new SecretBox.Binding("load-c", Platform.OPENAI.wire(), baseUrl), "sk-load"), List.of(new ModelMapping("m", "m")), FailurePolicy.DEFAULTS, true,
                 false, true, 0, WeightMode.AUTO, 50, null, List.of("load-g"), AccountState.HEALTHY, List.of(), now,
-                null, null);
+                null, null, null);
         GroupSnapshot group = new GroupSnapshot("load-g", version, "load", true, WeightMode.AUTO, 0, List.of(), false, now);
         AccessKeySnapshot key = new AccessKeySnapshot("load-k", version, "load", AccessKeys.hash(plaintext), "rk-", true, null,
                 List.of(), List.of(), List.of("load-g"), now);

@@ -32,6 +32,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
@@ -200,7 +201,7 @@ class KafkaAclModelTests {
     }
 
     @Test
-    void stateServiceConsumesOutcomesInItsGroupAndTheGatewayCannot() throws Exception {
+    void stateServiceConsumesOutcomesInItsGroupAndTheGatewayReadsThemWithoutOne() throws Exception {
         long offset;
         try (KafkaProducer<String, String> gateway = producer(GATEWAY)) {
             offset = send(gateway, OUTCOMES);
@@ -213,10 +214,29 @@ class KafkaAclModelTests {
             assertThat(record.offset()).isEqualTo(offset);
             state.commitSync(); // needs Read on the group
         }
+        // a gateway reads its peers' outcomes as PeerOutcomesReader does: partitions assigned, no group ...
         try (KafkaConsumer<String, String> gateway = consumer(GATEWAY, null)) {
-            gateway.assign(List.of(new TopicPartition(OUTCOMES, 0)));
-            gateway.seekToBeginning(List.of(new TopicPartition(OUTCOMES, 0)));
-            assertThatThrownBy(() -> gateway.poll(Duration.ofSeconds(10)))
+            TopicPartition partition = new TopicPartition(OUTCOMES, 0);
+            gateway.assign(List.of(partition));
+            gateway.seek(partition, offset);
+            assertThat(pollOne(gateway).offset()).isEqualTo(offset);
+        }
+        // ... and cannot take part in state-service's group (it would take events away from it)
+        try (KafkaConsumer<String, String> gateway = consumer(GATEWAY, "state-service")) {
+            TopicPartition partition = new TopicPartition(OUTCOMES, 0);
+            gateway.assign(List.of(partition));
+            gateway.seek(partition, offset);
+            assertThatThrownBy(() -> {
+                        gateway.poll(Duration.ofSeconds(5));
+                        gateway.commitSync();
+                    })
+                    .isInstanceOf(GroupAuthorizationException.class);
+        }
+        // recovery-service reads nothing
+        try (KafkaConsumer<String, String> recovery = consumer(RECOVERY, null)) {
+            recovery.assign(List.of(new TopicPartition(OUTCOMES, 0)));
+            recovery.seekToBeginning(List.of(new TopicPartition(OUTCOMES, 0)));
+            assertThatThrownBy(() -> recovery.poll(Duration.ofSeconds(10)))
                     .isInstanceOf(TopicAuthorizationException.class);
         }
     }

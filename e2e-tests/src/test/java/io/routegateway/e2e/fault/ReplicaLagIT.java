@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two gateway replicas: a failure that one of them sees is avoided by the other once the outcome has
- * made the round trip (gateway A → route.outcomes → state-service → route.credential-state → gateway
- * B). Measures that lag over {@value #SAMPLES} samples and prints p50/p99.
+ * reached it, by the short way (gateway A → route.outcomes → gateway B) or the round trip (... →
+ * state-service → route.credential-state → gateway B), whichever is first. Measures that lag over
+ * {@value #SAMPLES} samples and prints p50/p99 with the timers of both ways.
  *
  * <p>Each sample uses a model of its own. Replica A's request meets a 429 on the preferred account
  * (priority 0) and fails over; then that account answers 400 for the model — a client error that is
@@ -36,9 +37,11 @@ class ReplicaLagIT extends EndToEndTest {
     private static final int MODELS = 40;
     /** Replica B's timer of an outcome's whole way to its view. */
     private static final String PROPAGATION = "gateway_view_outcome_propagation_seconds";
+    /** Replica B's timer of a peer's failure read straight from route.outcomes to its view. */
+    private static final String PEER_OUTCOME = "gateway_view_peer_outcome_delay_seconds";
 
     @Test
-    void aFailureSeenByOneReplicaIsAvoidedByTheOtherAfterTheStateRoundTrip() {
+    void aFailureSeenByOneReplicaIsAvoidedByTheOther() {
         ServiceProcess second = system.startExtraGateway();
         EventLedger ledger = EventLedger.start(system);
         Pool pool = Pool.create(system, List.of(system.gatewayProcess(), second));
@@ -123,6 +126,11 @@ class ReplicaLagIT extends EndToEndTest {
                         + meanMillis(replicaBBefore, replicaBAfter, "gateway_view_state_delivery_seconds"),
                 // the whole way as B's view times it (the snapshot's outcome_sent_at → held)
                 "outcome_to_b_view_mean_ms=" + meanMillis(replicaBBefore, replicaBAfter, PROPAGATION),
+                // the short way: A's send → B read it from route.outcomes and its view holds the failure
+                "peer_outcome_to_b_view_mean_ms=" + meanMillis(replicaBBefore, replicaBAfter, PEER_OUTCOME),
+                "peer_outcomes_applied_by_b="
+                        + (replicaBAfter.count(PEER_OUTCOME + "_count")
+                                - replicaBBefore.count(PEER_OUTCOME + "_count")),
                 "requests=" + (SAMPLES + polls),
                 "client_errors=0",
                 "intended_400s_from_b=" + (polls - SAMPLES),
@@ -132,6 +140,10 @@ class ReplicaLagIT extends EndToEndTest {
         // every sample's failure reached B as a snapshot saying which outcome caused it
         assertThat(replicaBAfter.count(PROPAGATION + "_count") - replicaBBefore.count(PROPAGATION + "_count"))
                 .isGreaterThanOrEqualTo(SAMPLES);
+        // and B took failures straight from route.outcomes, ahead of the snapshot (a sample whose snapshot
+        // won the race is skipped there, so not every sample need show)
+        assertThat(replicaBAfter.count(PEER_OUTCOME + "_count") - replicaBBefore.count(PEER_OUTCOME + "_count"))
+                .isGreaterThanOrEqualTo(1);
     }
 
     /** Nearest-rank percentile of a sorted list. */

@@ -115,6 +115,14 @@ public interface GatewayConfig {
         /** How often the state topics are checked for new partitions ({@code GATEWAY_VIEW_PARTITION_REFRESH}). */
         @WithDefault("30s")
         Duration partitionRefresh();
+
+        /**
+         * Whether this replica applies its peers' outcomes from {@code route.outcomes} to its view as
+         * they are published, one Kafka hop after the replica that saw them, rather than waiting for
+         * state-service's snapshot ({@code GATEWAY_VIEW_PEER_OUTCOMES}).
+         */
+        @WithDefault("true")
+        boolean peerOutcomes();
     }
 
     interface Publish {

@@ -7,6 +7,8 @@ import java.util.function.IntConsumer;
 
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.jboss.logging.Logger;
@@ -26,11 +28,21 @@ final class BoundedPublisher {
     private final String topic;
     private final int maxPending;
     private final IntConsumer countDrops;
+    /** Added to every record (null: none). Immutable, so one instance serves every record. */
+    private final Header header;
+
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicLong droppedTotal = new AtomicLong();
 
     /** @param countDrops counts dropped records (the metric) */
     BoundedPublisher(MutinyEmitter<String> emitter, String topic, int maxPending, IntConsumer countDrops) {
+        this(emitter, topic, maxPending, countDrops, null);
+    }
+
+    /** @param header added to every record (null: none) */
+    BoundedPublisher(
+            MutinyEmitter<String> emitter, String topic, int maxPending, IntConsumer countDrops, Header header) {
+        this.header = header;
         this.emitter = emitter;
         this.topic = topic;
         this.maxPending = maxPending;
@@ -54,11 +66,16 @@ final class BoundedPublisher {
             dropped(key, records, "too many records awaiting Kafka (" + maxPending + ")");
             return false;
         }
-        Metadata metadata = key == null
-                ? Metadata.empty()
-                : Metadata.of(OutgoingKafkaRecordMetadata.<String>builder()
-                        .withKey(key)
-                        .build());
+        Metadata metadata = Metadata.empty();
+        if (key != null || header != null) {
+            OutgoingKafkaRecordMetadata.OutgoingKafkaRecordMetadataBuilder<String> kafka =
+                    OutgoingKafkaRecordMetadata.<String>builder().withKey(key);
+            if (header != null) {
+                // a new list per record: the producer marks a record's headers read-only once sent
+                kafka.withHeaders(new RecordHeaders(new Header[] {header}));
+            }
+            metadata = Metadata.of(kafka.build());
+        }
         Message<String> message = Message.of(
                 payload,
                 metadata,

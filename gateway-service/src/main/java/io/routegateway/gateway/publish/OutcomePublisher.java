@@ -17,6 +17,7 @@ import io.routegateway.core.json.Json;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.view.CredentialStateArrived;
+import io.routegateway.gateway.view.ReplicaIdentity;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.vertx.core.Vertx;
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -28,7 +29,8 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
  * that change nothing in this replica's view are coalesced per credential and model ({@link
  * SuccessCoalescer}, {@code gateway.publish.success-window}): under load that is one message per
  * credential and model per window instead of one per request, for the gateway, the broker and
- * state-service alike. Never blocks or fails the caller (see {@link BoundedPublisher}).
+ * state-service alike. Every record names this replica ({@link ReplicaIdentity}), which skips its own
+ * records when it reads its peers'. Never blocks or fails the caller (see {@link BoundedPublisher}).
  * Application-scoped so the emitter is resolved on first use, after the messaging channels are
  * wired.
  */
@@ -54,6 +56,7 @@ public class OutcomePublisher {
             @Channel(OUTCOMES_CHANNEL) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) MutinyEmitter<String> emitter,
             GatewayConfig config,
             GatewayMetrics metrics,
+            ReplicaIdentity replica,
             Clock clock,
             Vertx vertx) {
         Duration window = config.publish().successWindow();
@@ -65,7 +68,8 @@ public class OutcomePublisher {
                 emitter,
                 Topics.OUTCOMES,
                 config.publish().maxPending(),
-                records -> metrics.dropped(Topics.OUTCOMES, records));
+                records -> metrics.dropped(Topics.OUTCOMES, records),
+                replica.originHeader());
         metrics.pendingGauge(Topics.OUTCOMES, publisher::pending);
         this.published = metrics.publishedCounter(Topics.OUTCOMES);
         this.coalesced = metrics.coalescedSuccessesCounter();

@@ -134,6 +134,25 @@ public final class StateTopics implements AutoCloseable {
      */
     public List<String> read(
             String topic, Predicate<String> keyMatches, Predicate<List<String>> done, Duration timeout) {
+        List<String> values = new ArrayList<>();
+        readRecords(
+                topic,
+                keyMatches,
+                records -> {
+                    values.clear();
+                    records.forEach(record -> values.add(record.value()));
+                    return done.test(values);
+                },
+                timeout);
+        return values;
+    }
+
+    /** {@link #read}, whole records (headers, partition, offset) rather than their values. */
+    public List<ConsumerRecord<String, String>> readRecords(
+            String topic,
+            Predicate<String> keyMatches,
+            Predicate<List<ConsumerRecord<String, String>>> done,
+            Duration timeout) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 bootstrap,
@@ -143,20 +162,29 @@ public final class StateTopics implements AutoCloseable {
                 "earliest",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                 false);
-        List<String> values = new ArrayList<>();
+        List<ConsumerRecord<String, String>> records = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer =
                 new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline && !done.test(values)) {
+            while (System.nanoTime() < deadline && !done.test(records)) {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(300))) {
                     if (keyMatches.test(record.key())) {
-                        values.add(record.value());
+                        records.add(record);
                     }
                 }
             }
         }
-        return values;
+        return records;
+    }
+
+    /** A record on {@code topic} with one header ({@code headerValue} null: no header). */
+    public RecordMetadata withHeader(String topic, String key, String value, String header, String headerValue) {
+        List<Header> headers = new ArrayList<>();
+        if (headerValue != null) {
+            headers.add(new RecordHeader(header, headerValue.getBytes(StandardCharsets.UTF_8)));
+        }
+        return send(new ProducerRecord<>(topic, null, key, value, headers));
     }
 
     @Override

@@ -183,7 +183,8 @@ class SignedStateTests extends GatewayTestBase {
                 held.models(),
                 held.publishedAt(),
                 held.oauth(),
-                null);
+                null,
+                held.outcomePosition());
     }
 
     private double skipped(String topic) {

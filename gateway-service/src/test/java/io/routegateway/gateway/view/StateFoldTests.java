@@ -165,6 +165,7 @@ class StateFoldTests {
                 List.of(),
                 NOW,
                 null,
+                null,
                 null);
     }
 

@@ -60,7 +60,8 @@ public record CredentialSnapshot(
         List<ModelState> models,
         Instant publishedAt,
         OAuthStatus oauth,
-        Instant outcomeSentAt) {
+        Instant outcomeSentAt,
+        OutcomePosition outcomePosition) {
 
     public static final String TYPE = "credential-state.v1";
 
@@ -81,6 +82,14 @@ public record CredentialSnapshot(
 
     /** This snapshot with another health state; the version and every other field are kept. */
     public CredentialSnapshot withHealth(CredentialHealth health) {
+        return withHealth(health, outcomePosition);
+    }
+
+    /**
+     * This snapshot with another health state that also reflects the outcome record at {@code
+     * position}; the version and every other field are kept.
+     */
+    public CredentialSnapshot withHealth(CredentialHealth health, OutcomePosition position) {
         return new CredentialSnapshot(
                 credentialId,
                 version,
@@ -103,7 +112,8 @@ public record CredentialSnapshot(
                 new ArrayList<>(health.models().values()),
                 publishedAt,
                 oauth,
-                outcomeSentAt);
+                outcomeSentAt,
+                position);
     }
 
     /**

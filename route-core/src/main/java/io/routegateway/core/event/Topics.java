@@ -20,5 +20,12 @@ public final class Topics {
     /** Compacted: one {@link RuntimeSettingsSnapshot}, key {@value RuntimeSettingsSnapshot#KEY}. */
     public static final String SETTINGS = "route.settings";
 
+    /**
+     * Header of a {@link #OUTCOMES} record naming the gateway replica that published it (an opaque id
+     * drawn at its start): every replica applies its peers' outcomes to its view and skips its own,
+     * which it applied before publishing them. Records without it (recovery-service's) are peers'.
+     */
+    public static final String ORIGIN_HEADER = "route-origin";
+
     private Topics() {}
 }

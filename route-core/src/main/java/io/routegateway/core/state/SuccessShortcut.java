@@ -3,6 +3,7 @@ package io.routegateway.core.state;
 import java.util.Objects;
 
 import io.routegateway.core.event.CredentialEvent.AttemptSucceeded;
+import io.routegateway.core.event.OutcomePosition;
 
 /**
  * When state-service may acknowledge an {@link AttemptSucceeded} read from {@code route.outcomes}
@@ -36,15 +37,6 @@ public final class SuccessShortcut {
     private SuccessShortcut() {}
 
     /**
-     * Where a record sits on {@code route.outcomes}.
-     *
-     * @param partition the partition; a credential's records share one while the partition count
-     *     stays the same
-     * @param offset the record's offset in that partition
-     */
-    public record OutcomePosition(int partition, long offset) {}
-
-    /**
      * Whether applying {@code success} to {@code stored} changes nothing that is stored. {@code
      * stored} needs the account and the row of the success's model key only (a success never
      * touches another row), so a caller may pass a state holding just that row. Decided by the very
@@ -65,9 +57,6 @@ public final class SuccessShortcut {
      * record changed yet): not a replay.
      */
     public static boolean isReplay(OutcomePosition lastChange, OutcomePosition position) {
-        return lastChange != null
-                && position != null
-                && lastChange.partition() == position.partition()
-                && position.offset() <= lastChange.offset();
+        return OutcomePosition.covers(lastChange, position);
     }
 }

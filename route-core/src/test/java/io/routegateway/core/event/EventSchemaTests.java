@@ -94,6 +94,21 @@ class EventSchemaTests {
     }
 
     @Test
+    void aSnapshotWrittenBeforeOutcomePositionExistedReadsWithoutOne() throws IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode older =
+                (com.fasterxml.jackson.databind.node.ObjectNode) sample(CredentialSnapshot.TYPE);
+        older.remove("outcome_position");
+
+        CredentialSnapshot snapshot = Json.MAPPER.treeToValue(older, CredentialSnapshot.class);
+
+        assertThat(snapshot.outcomePosition()).isNull();
+        assertThat(Json.MAPPER
+                        .treeToValue(sample(CredentialSnapshot.TYPE), CredentialSnapshot.class)
+                        .outcomePosition())
+                .isEqualTo(new OutcomePosition(3, 1042));
+    }
+
+    @Test
     void aQuotaEventWrittenBeforeResetsAtExistedReadsWithoutAReset() throws IOException {
         String json =
                 "{\"type\":\"quota-exhaustion-recorded.v1\",\"event_id\":\"0b7f3c1e-5a2d-4c1b-9e8f-1a2b3c4d5e6f\","

@@ -211,6 +211,7 @@ class WideRecordFactoriesTests {
                 rows,
                 AT,
                 null,
+                null,
                 null);
     }
 }

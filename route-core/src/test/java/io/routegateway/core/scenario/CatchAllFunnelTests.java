@@ -140,6 +140,7 @@ class CatchAllFunnelTests {
                 List.copyOf(state.models().values()),
                 T0,
                 null,
+                null,
                 null);
     }
 }

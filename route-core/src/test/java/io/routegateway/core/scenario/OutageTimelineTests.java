@@ -217,6 +217,7 @@ class OutageTimelineTests {
                     List.copyOf(state.models().values()),
                     T0,
                     null,
+                    null,
                     null));
         }
         return PoolView.of(credentials, List.of(group), List.of(key));

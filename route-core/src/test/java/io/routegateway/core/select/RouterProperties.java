@@ -171,6 +171,7 @@ class RouterProperties {
                 new ArrayList<>(rows.values()),
                 c.publishedAt(),
                 c.oauth(),
+                null,
                 null);
     }
 
@@ -321,6 +322,7 @@ class RouterProperties {
                 r.nextBoolean() ? List.of() : List.of(ModelState.created("m1", ModelStatus.PAUSED, NOW)),
                 target.publishedAt(),
                 target.oauth(),
+                null,
                 null);
         assertThat(PoolView.sameRoutingShape(target, updated)).isTrue();
         route(s, seed, false); // fills the per-model index the cheap path then shares

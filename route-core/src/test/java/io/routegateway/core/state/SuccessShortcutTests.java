@@ -3,7 +3,7 @@ package io.routegateway.core.state;
 import java.util.Map;
 
 import io.routegateway.core.event.CredentialEvent.AttemptSucceeded;
-import io.routegateway.core.state.SuccessShortcut.OutcomePosition;
+import io.routegateway.core.event.OutcomePosition;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 

@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.OutcomePosition;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
@@ -51,6 +52,7 @@ public final class CredentialBuilder {
     private Instant rowsAt;
     private OAuthStatus oauth;
     private Instant outcomeSentAt;
+    private OutcomePosition outcomePosition;
 
     private CredentialBuilder(String id) {
         this.id = id;
@@ -238,6 +240,12 @@ public final class CredentialBuilder {
         return this;
     }
 
+    /** The outcome record this version reflects (null by default: none). */
+    public CredentialBuilder outcomePosition(OutcomePosition value) {
+        this.outcomePosition = value;
+        return this;
+    }
+
     public CredentialBuilder oauth(OAuthStatus value) {
         this.oauth = value;
         return this;
@@ -282,7 +290,8 @@ public final class CredentialBuilder {
                 rows,
                 publishedAt == null ? Instant.now() : publishedAt,
                 oauth,
-                outcomeSentAt);
+                outcomeSentAt,
+                outcomePosition);
     }
 
     private Instant rowsAt() {

@@ -11,6 +11,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialEvent.AttemptSucceeded;
 import io.routegateway.core.event.CredentialEvent.TransientFailureRecorded;
+import io.routegateway.core.event.OutcomePosition;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.oauth.RefreshPlan;
 import io.routegateway.core.policy.RuntimeSettings;
@@ -20,7 +21,6 @@ import io.routegateway.core.state.HealthChange;
 import io.routegateway.core.state.ModelState;
 import io.routegateway.core.state.StateTransition;
 import io.routegateway.core.state.SuccessShortcut;
-import io.routegateway.core.state.SuccessShortcut.OutcomePosition;
 import io.routegateway.core.state.Transition;
 import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.publish.OutboxRelay;
@@ -202,7 +202,8 @@ public class CredentialEventService {
                 .ifNull()
                 .failWith(() -> new UnknownCredentialException(event.credentialId()))
                 .flatMap(row -> {
-                    if (event instanceof AttemptSucceeded && SuccessShortcut.isReplay(positionOf(row), position)) {
+                    if (event instanceof AttemptSucceeded
+                            && SuccessShortcut.isReplay(StateRows.outcomePosition(row), position)) {
                         // an older success delivered again (it may have been acknowledged as a no-op
                         // without an idempotency row): a change after it is newer, keep it
                         return Uni.createFrom()
@@ -250,12 +251,6 @@ public class CredentialEventService {
                     }
                 })
                 .replaceWithVoid();
-    }
-
-    private static OutcomePosition positionOf(CredentialEntity row) {
-        return row.outcomePartition == null || row.outcomeOffset == null
-                ? null
-                : new OutcomePosition(row.outcomePartition, row.outcomeOffset);
     }
 
     private Uni<Applied> applyLocked(

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.OutcomePosition;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.BridgePolicy;
 import io.routegateway.core.model.CredentialKind;
@@ -137,6 +138,13 @@ public final class StateRows {
         return snapshot(row, new CredentialHealth(health.account(), models), groupIds, publishedAt, outcomeSentAt);
     }
 
+    /** The outcome record that last changed the row ({@code route_credentials.outcome_*}); null: none. */
+    public static OutcomePosition outcomePosition(CredentialEntity row) {
+        return row.outcomePartition == null || row.outcomeOffset == null
+                ? null
+                : new OutcomePosition(row.outcomePartition, row.outcomeOffset);
+    }
+
     /** The credential as the routing view holds it; carries the sealed secret only, never the clear text. */
     public static CredentialSnapshot snapshot(
             CredentialEntity row, CredentialHealth health, List<String> groupIds, Instant publishedAt) {
@@ -173,7 +181,8 @@ public final class StateRows {
                 List.copyOf(health.models().values()),
                 publishedAt,
                 oauthStatus(row),
-                outcomeSentAt);
+                outcomeSentAt,
+                outcomePosition(row));
     }
 
     /**

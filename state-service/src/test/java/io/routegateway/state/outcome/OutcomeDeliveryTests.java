@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.routegateway.core.event.CredentialEvent;
-import io.routegateway.core.state.SuccessShortcut.OutcomePosition;
+import io.routegateway.core.event.OutcomePosition;
 import io.routegateway.state.metrics.StateMetrics;
 import io.smallrye.mutiny.Uni;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -72,7 +72,7 @@ class OutcomeShutdownTests {
             @Override
             public Uni<io.routegateway.state.outcome.ApplyResult> apply(
                     CredentialEvent event,
-                    io.routegateway.core.state.SuccessShortcut.OutcomePosition position,
+                    io.routegateway.core.event.OutcomePosition position,
                     java.time.Instant sentAt) {
                 return Uni.createFrom().failure(POOL_CLOSED);
             }

@@ -27,6 +27,7 @@ import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.OutcomePosition;
 import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
@@ -109,9 +110,11 @@ class StatePublicationTests {
         // queued together may legitimately publish only their last version
         long expectedVersion = 0;
         List<Instant> sentAt = new java.util.ArrayList<>();
+        List<OutcomePosition> positions = new java.util.ArrayList<>();
         for (CredentialEvent event : events) {
-            sentAt.add(Instant.ofEpochMilli(
-                    TestKafka.send(Topics.OUTCOMES, id, json(event)).timestamp()));
+            org.apache.kafka.clients.producer.RecordMetadata sent = TestKafka.send(Topics.OUTCOMES, id, json(event));
+            sentAt.add(Instant.ofEpochMilli(sent.timestamp()));
+            positions.add(new OutcomePosition(sent.partition(), sent.offset()));
             long version = ++expectedVersion;
             await().atMost(PATIENCE).until(() -> processed(event.eventId()) == 1);
             await().atMost(PATIENCE)
@@ -140,6 +143,8 @@ class StatePublicationTests {
         assertThat(secretBox.open(last.secretBinding(), last.encryptedSecret())).isEqualTo(secret);
         // each version says when the outcome that caused it left its sender: the record's timestamp
         assertThat(snapshots).extracting(CredentialSnapshot::outcomeSentAt).containsExactlyElementsOf(sentAt);
+        // and which record it reflects, so a gateway that read that record from route.outcomes skips it
+        assertThat(snapshots).extracting(CredentialSnapshot::outcomePosition).containsExactlyElementsOf(positions);
 
         // a change that did not come from route.outcomes carries no send time
         await(() -> service.apply(
@@ -150,6 +155,8 @@ class StatePublicationTests {
                         .last()
                         .isEqualTo(5L));
         assertThat(snapshots(id).get(4).outcomeSentAt()).isNull();
+        // it still reflects every record before it: the position stays that of the last one
+        assertThat(snapshots(id).get(4).outcomePosition()).isEqualTo(positions.get(3));
     }
 
     @Test
