@@ -76,7 +76,7 @@ lines = [
     f"| Time to first byte, SSE p50 (µs) | {td['ttfb_p50_us']} | | | {tg['ttfb_p50_us']} | added {added_ttft:.0f} µs | | | ≤ 1 ms added: {verdict(added_ttft <= 1000)} |",
     f"| Time to first byte, SSE p99 (µs) | {td['ttfb_p99_us']} | | | {tg['ttfb_p99_us']} | | | | |",
     f"| Gateway RSS under load (MB, max) | | | | {rss_max} | | | | ≤ 300 MB: {verdict(f(rss_max) <= 300)} |",
-    f"| State propagation lag gateway A → state-service → gateway B (ms) | | | | {lag_text} | | | | p99 ≤ 50 ms: {lag_verdict} |",
+    f"| State propagation lag gateway A → gateway B (route.outcomes, or state-service's snapshot if first) (ms) | | | | {lag_text} | | | | p99 ≤ 50 ms: {lag_verdict} |",
     "",
     "Per-round req/s (direct JSON | nginx JSON | gateway JSON | direct SSE | nginx SSE | gateway SSE; then plain "
     "Vert.x JSON | plain Vert.x SSE):",
