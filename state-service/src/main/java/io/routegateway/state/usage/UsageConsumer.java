@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -30,7 +31,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Consumes {@code route.usage} in batches into {@code request_logs}: one transaction and one
- * pipelined batch insert per poll, idempotent by {@code request_id} ({@code ON CONFLICT DO
+ * insert statement per poll (the records as column arrays), idempotent by {@code request_id} ({@code ON CONFLICT DO
  * NOTHING}), failed requests included. {@code cost_micros} comes from the {@code model_prices}
  * runtime setting, read once per batch; an unpriced model has a null cost.
  *
@@ -50,11 +51,20 @@ public class UsageConsumer {
     /** The channel name, shared with configuration and tests. */
     public static final String CHANNEL = "usage";
 
+    /**
+     * One statement per batch, however many records: the columns travel as arrays and {@code unnest}
+     * turns them back into rows. PostgreSQL plans and starts the statement once instead of once per
+     * record, which is most of what a row of {@code request_logs} costs it apart from its indexes
+     * (bench/analysis.md, "Usage rows in one statement"). A request id twice in one batch is stored
+     * once: the second row conflicts with the first and is skipped like any other redelivery.
+     */
     static final String INSERT = "INSERT INTO request_logs (request_id, occurred_at, occurred_epoch_ms, protocol,"
             + " access_key_id, group_id, credential_id, requested_model, model_key, attempts, status, reason_code,"
             + " latency_ms, ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success,"
-            + " probe) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,"
-            + " $20, $21) ON CONFLICT (request_id) DO NOTHING";
+            + " probe) SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[],"
+            + " $7::text[], $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[], $13::bigint[],"
+            + " $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[], $18::boolean[], $19::boolean[],"
+            + " $20::boolean[], $21::boolean[]) ON CONFLICT (request_id) DO NOTHING";
 
     private static final Logger LOG = Logger.getLogger(UsageConsumer.class);
 
@@ -162,7 +172,7 @@ public class UsageConsumer {
 
     private Uni<Void> insert(List<Usage> records) {
         return pool.withTransaction(connection -> prices(connection)
-                        .flatMap(prices -> connection.preparedQuery(INSERT).executeBatch(tuples(records, prices))))
+                        .flatMap(prices -> connection.preparedQuery(INSERT).execute(columns(records, prices))))
                 .replaceWithVoid();
     }
 
@@ -185,35 +195,77 @@ public class UsageConsumer {
                 });
     }
 
-    private static List<Tuple> tuples(List<Usage> records, ModelPrices prices) {
-        List<Tuple> tuples = new ArrayList<>(records.size());
-        for (Usage usage : records) {
-            RequestCompleted record = usage.value();
-            tuples.add(Tuple.from(new Object[] {
-                record.requestId(),
-                record.occurredAt().toString(),
-                record.occurredAt().toEpochMilli(),
-                record.protocol() == null ? null : record.protocol().wire(),
-                record.accessKeyId(),
-                record.groupId(),
-                record.credentialId(),
-                record.requestedModel(),
-                record.modelKey(),
-                record.attempts(),
-                record.status(),
-                record.reasonCode(),
-                record.latencyMs(),
-                record.ttftMs(),
-                record.inputTokens(),
-                record.outputTokens(),
-                prices.costMicros(
-                        record.modelKey(), record.requestedModel(), record.inputTokens(), record.outputTokens()),
-                record.stream(),
-                record.clientDisconnected(),
-                record.success(),
-                record.probe()
-            }));
+    /** The records as the statement's 21 column arrays, in {@link #INSERT}'s order. */
+    private static Tuple columns(List<Usage> records, ModelPrices prices) {
+        int n = records.size();
+        UUID[] requestId = new UUID[n];
+        String[] occurredAt = new String[n];
+        Long[] occurredEpochMs = new Long[n];
+        String[] protocol = new String[n];
+        String[] accessKeyId = new String[n];
+        String[] groupId = new String[n];
+        String[] credentialId = new String[n];
+        String[] requestedModel = new String[n];
+        String[] modelKey = new String[n];
+        Integer[] attempts = new Integer[n];
+        Integer[] status = new Integer[n];
+        String[] reasonCode = new String[n];
+        Long[] latencyMs = new Long[n];
+        Long[] ttftMs = new Long[n];
+        Long[] inputTokens = new Long[n];
+        Long[] outputTokens = new Long[n];
+        Long[] costMicros = new Long[n];
+        Boolean[] stream = new Boolean[n];
+        Boolean[] clientDisconnected = new Boolean[n];
+        Boolean[] success = new Boolean[n];
+        Boolean[] probe = new Boolean[n];
+        for (int i = 0; i < n; i++) {
+            RequestCompleted record = records.get(i).value();
+            requestId[i] = record.requestId();
+            occurredAt[i] = record.occurredAt().toString();
+            occurredEpochMs[i] = record.occurredAt().toEpochMilli();
+            protocol[i] = record.protocol() == null ? null : record.protocol().wire();
+            accessKeyId[i] = record.accessKeyId();
+            groupId[i] = record.groupId();
+            credentialId[i] = record.credentialId();
+            requestedModel[i] = record.requestedModel();
+            modelKey[i] = record.modelKey();
+            attempts[i] = record.attempts();
+            status[i] = record.status();
+            reasonCode[i] = record.reasonCode();
+            latencyMs[i] = record.latencyMs();
+            ttftMs[i] = record.ttftMs();
+            inputTokens[i] = record.inputTokens();
+            outputTokens[i] = record.outputTokens();
+            costMicros[i] = prices.costMicros(
+                    record.modelKey(), record.requestedModel(), record.inputTokens(), record.outputTokens());
+            stream[i] = record.stream();
+            clientDisconnected[i] = record.clientDisconnected();
+            success[i] = record.success();
+            probe[i] = record.probe();
         }
-        return tuples;
+        return Tuple.from(new Object[] {
+            requestId,
+            occurredAt,
+            occurredEpochMs,
+            protocol,
+            accessKeyId,
+            groupId,
+            credentialId,
+            requestedModel,
+            modelKey,
+            attempts,
+            status,
+            reasonCode,
+            latencyMs,
+            ttftMs,
+            inputTokens,
+            outputTokens,
+            costMicros,
+            stream,
+            clientDisconnected,
+            success,
+            probe
+        });
     }
 }

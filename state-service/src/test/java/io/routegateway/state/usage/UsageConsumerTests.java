@@ -84,6 +84,84 @@ class UsageConsumerTests {
         assertThat(row(logs(accessKey), failed.requestId()).occurredAt).isEqualTo(at.plusSeconds(1));
     }
 
+    @Test
+    void aGatewaysBatchIsStoredColumnByColumnInOneStatementAndARequestIdTwiceInItIsStoredOnce() {
+        String accessKey = "key-" + UUID.randomUUID();
+        Instant at = Instant.parse("2026-07-02T08:30:00.125Z");
+        RequestCompleted streamed = new RequestCompleted(
+                UUID.randomUUID(),
+                at,
+                Protocol.ANTHROPIC_MESSAGES,
+                accessKey,
+                "group-b",
+                "cred-b",
+                "alias-model",
+                "upstream-model",
+                2,
+                200,
+                null,
+                1234,
+                56L,
+                7L,
+                8L,
+                true,
+                true,
+                true,
+                false);
+        RequestCompleted refused = RequestCompleted.refused(
+                UUID.randomUUID(), at.plusMillis(1), Protocol.GEMINI, accessKey, 401, "invalid_key");
+        List<RequestCompleted> records = new java.util.ArrayList<>();
+        records.add(streamed);
+        records.add(refused);
+        records.add(streamed);
+        for (int i = 0; i < 40; i++) {
+            records.add(record(accessKey, at.plusSeconds(i + 2), "bulk-" + i, i % 2 == 0, 200, null, 1L, 2L));
+        }
+
+        TestKafka.send(
+                Topics.USAGE,
+                null,
+                io.routegateway.core.event.UsageBatch.encode(records.stream()
+                        .map(io.routegateway.state.support.OutcomeFixtures::json)
+                        .toList()));
+
+        await().atMost(PATIENCE).until(() -> logs(accessKey).size() == 42);
+        List<RequestLogEntity> rows = logs(accessKey);
+        RequestLogEntity row = row(rows, streamed.requestId());
+        assertThat(row.occurredAt).isEqualTo(at);
+        assertThat(row.occurredEpochMs).isEqualTo(at.toEpochMilli());
+        assertThat(row.protocol).isEqualTo("anthropic_messages");
+        assertThat(row.accessKeyId).isEqualTo(accessKey);
+        assertThat(row.groupId).isEqualTo("group-b");
+        assertThat(row.credentialId).isEqualTo("cred-b");
+        assertThat(row.requestedModel).isEqualTo("alias-model");
+        assertThat(row.modelKey).isEqualTo("upstream-model");
+        assertThat(row.attempts).isEqualTo(2);
+        assertThat(row.status).isEqualTo(200);
+        assertThat(row.reasonCode).isNull();
+        assertThat(row.latencyMs).isEqualTo(1234);
+        assertThat(row.ttftMs).isEqualTo(56L);
+        assertThat(row.inputTokens).isEqualTo(7L);
+        assertThat(row.outputTokens).isEqualTo(8L);
+        assertThat(row.stream).isTrue();
+        assertThat(row.clientDisconnected).isTrue();
+        assertThat(row.success).isTrue();
+        assertThat(row.probe).isFalse();
+        RequestLogEntity refusedRow = row(rows, refused.requestId());
+        assertThat(refusedRow.protocol).isEqualTo("gemini");
+        assertThat(refusedRow.status).isEqualTo(401);
+        assertThat(refusedRow.reasonCode).isEqualTo("invalid_key");
+        assertThat(refusedRow.groupId).isNull();
+        assertThat(refusedRow.credentialId).isNull();
+        assertThat(refusedRow.ttftMs).isNull();
+        assertThat(refusedRow.inputTokens).isNull();
+        assertThat(refusedRow.success).isFalse();
+        assertThat(rows)
+                .filteredOn(stored -> stored.requestedModel != null && stored.requestedModel.startsWith("bulk-"))
+                .hasSize(40)
+                .allSatisfy(stored -> assertThat(stored.outputTokens).isEqualTo(2L));
+    }
+
     private double unparsable() {
         return Search.in(registry)
                 .name(StateMetrics.USAGE_DEAD_LETTERED)
