@@ -376,6 +376,21 @@ class KafkaClientSecurityTests {
     }
 
     @Test
+    void peersOutcomesAreOnByDefaultReachTheGatewaysOnlyAndAreABoolean() {
+        ManifestRules defaults = Renders.rules(Renders.DEFAULTS);
+        assertThat(defaults.environment(deployment(defaults, "gateway")))
+                .containsEntry("GATEWAY_VIEW_PEER_OUTCOMES", "true");
+        ManifestRules off = render(Map.of("gateway.peerOutcomes", false));
+        assertThat(off.all(Renders.services())).isEmpty();
+        assertThat(off.environment(deployment(off, "gateway"))).containsEntry("GATEWAY_VIEW_PEER_OUTCOMES", "false");
+        for (String component : List.of("state", "recovery")) {
+            assertThat(off.environment(deployment(off, component))).doesNotContainKey("GATEWAY_VIEW_PEER_OUTCOMES");
+        }
+        assertRejected(Map.of("gateway.peerOutcomes", "yes"), "peerOutcomes");
+        assertRejected(Map.of("gateway.peerOutcomes", "true\u0000"), "peerOutcomes");
+    }
+
+    @Test
     void acceptingV1SecretsIsAnOptInForTheReadersOnly() {
         ManifestRules upgrade = render(Map.of("secrets.acceptV1Secrets", true));
 

@@ -137,12 +137,14 @@ class ReplicaLagIT extends EndToEndTest {
                 counts);
         assertThat(sorted).hasSize(SAMPLES);
         assertThat(counts.missing()).isEmpty();
-        // every sample's failure reached B as a snapshot saying which outcome caused it
-        assertThat(replicaBAfter.count(PROPAGATION + "_count") - replicaBBefore.count(PROPAGATION + "_count"))
-                .isGreaterThanOrEqualTo(SAMPLES);
-        // and B took failures straight from route.outcomes, ahead of the snapshot (a sample whose snapshot
-        // won the race is skipped there, so not every sample need show)
+        // B took failures straight from route.outcomes, ahead of the snapshot (a sample whose snapshot won
+        // the race is skipped there, so not every sample need show) ...
         assertThat(replicaBAfter.count(PEER_OUTCOME + "_count") - replicaBBefore.count(PEER_OUTCOME + "_count"))
+                .isGreaterThanOrEqualTo(1);
+        // ... and state-service's snapshots, saying which outcome caused them, still reached it (not one per
+        // sample: the next sample starts before the last one's snapshot is in, and of several snapshots of
+        // the credential in one poll only the newest is timed)
+        assertThat(replicaBAfter.count(PROPAGATION + "_count") - replicaBBefore.count(PROPAGATION + "_count"))
                 .isGreaterThanOrEqualTo(1);
     }
 
