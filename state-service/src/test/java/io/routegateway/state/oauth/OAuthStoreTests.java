@@ -2,7 +2,6 @@ package io.routegateway.state.oauth;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
@@ -31,7 +30,12 @@ import static org.awaitility.Awaitility.await;
 @QuarkusTest
 class OAuthStoreTests {
 
-    private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
+    /**
+     * Far ahead of the real clock: this instance's own refresher (every {@code route.oauth.tick})
+     * judges what is due by the real clock, so an access token that expires an hour after this
+     * instant is never due for it and it never touches these credentials while a test looks at them.
+     */
+    private static final Instant NOW = Instant.parse("2100-01-01T10:00:00Z");
 
     @Inject
     OAuthStore store;
@@ -64,8 +68,8 @@ class OAuthStoreTests {
         assertThat(oauth.tokenIssuedAt).isEqualTo(NOW);
         assertThat(store.held(row, oauth)).isEqualTo(new OAuthMaterial(access, refresh, expiry, "acct-7"));
 
-        CredentialSnapshot published = await().atMost(Duration.ofSeconds(60))
-                .until(() -> latest(id), snapshot -> snapshot != null && snapshot.version() == 1);
+        CredentialSnapshot published =
+                await().atMost(Duration.ofSeconds(60)).until(() -> published(id, 1), snapshot -> snapshot != null);
         assertThat(published.oauth().state()).isEqualTo(AuthState.AUTHORIZED);
         assertThat(published.oauth().accessExpiresAt()).isEqualTo(expiry);
         assertThat(published.oauth().accountId()).isEqualTo("acct-7");
@@ -175,8 +179,9 @@ class OAuthStoreTests {
         return id;
     }
 
-    private static CredentialSnapshot latest(String id) {
-        List<CredentialSnapshot> snapshots = TestKafka.readKey(Topics.CREDENTIAL_STATE, id).stream()
+    /** The snapshot of {@code id} published at {@code version}, or null while it is not. */
+    private static CredentialSnapshot published(String id, long version) {
+        return TestKafka.readKey(Topics.CREDENTIAL_STATE, id).stream()
                 .filter(record -> record.value() != null)
                 .map(record -> {
                     try {
@@ -185,7 +190,8 @@ class OAuthStoreTests {
                         throw new IllegalStateException(e);
                     }
                 })
-                .toList();
-        return snapshots.isEmpty() ? null : snapshots.get(snapshots.size() - 1);
+                .filter(snapshot -> snapshot.version() == version)
+                .findFirst()
+                .orElse(null);
     }
 }
