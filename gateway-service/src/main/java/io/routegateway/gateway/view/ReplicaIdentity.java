@@ -1,6 +1,7 @@
 package io.routegateway.gateway.view;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.UUID;
 
 import jakarta.inject.Singleton;
@@ -18,7 +19,8 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 public class ReplicaIdentity {
 
     private final String id = UUID.randomUUID().toString();
-    private final Header originHeader = new RecordHeader(Topics.ORIGIN_HEADER, id.getBytes(StandardCharsets.UTF_8));
+    private final byte[] origin = id.getBytes(StandardCharsets.UTF_8);
+    private final Header originHeader = new RecordHeader(Topics.ORIGIN_HEADER, origin.clone());
 
     public String id() {
         return id;
@@ -29,8 +31,8 @@ public class ReplicaIdentity {
         return originHeader;
     }
 
-    /** Whether a record's origin header value names this replica. */
-    public boolean isOwn(byte[] origin) {
-        return origin != null && id.equals(new String(origin, StandardCharsets.UTF_8));
+    /** Whether a record's origin header value names this replica (compared as bytes: once per record read). */
+    public boolean isOwn(byte[] recordOrigin) {
+        return recordOrigin != null && Arrays.equals(origin, recordOrigin);
     }
 }

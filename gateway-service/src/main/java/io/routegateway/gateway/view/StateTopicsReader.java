@@ -4,8 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -35,15 +33,11 @@ import io.routegateway.core.event.Topics;
 import io.routegateway.core.select.PoolView;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.smallrye.common.annotation.Identifier;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 /**
@@ -70,12 +64,11 @@ import org.jboss.logging.Logger;
  * unreachable the consumer keeps retrying and the gateway keeps serving from its last view.
  */
 @Singleton
-public class StateTopicsReader {
+public class StateTopicsReader extends AllPartitionsReader {
 
     static final List<String> TOPICS =
             List.of(Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS, Topics.SETTINGS);
     private static final Logger LOG = Logger.getLogger(StateTopicsReader.class);
-    private static final Duration POLL = Duration.ofMillis(200);
     /** The last hop of propagation: a credential snapshot's Kafka timestamp to the view holding it. */
     static final String STATE_DELIVERY = "gateway.view.state.delivery";
 
@@ -94,16 +87,12 @@ public class StateTopicsReader {
     private final PoolViewHolder holder;
     private final StateVerifier verifier;
     private final Clock clock;
-    private final Map<String, Object> kafkaConfig;
-    private final Duration partitionRefresh;
     private final MeterRegistry registry;
     private final Timer stateDelivery;
     private final Timer outcomePropagation;
     private final ConcurrentHashMap<String, Counter> skipCounters = new ConcurrentHashMap<>();
     /** End offsets seen at start: the readiness barrier. Written once by the reader thread. */
     private final ConcurrentHashMap<TopicPartition, Long> startEndOffsets = new ConcurrentHashMap<>();
-    /** Next offset to read per partition, as the reader thread advances. */
-    private final ConcurrentHashMap<TopicPartition, Long> positions = new ConcurrentHashMap<>();
 
     private final AtomicLong lag = new AtomicLong(-1);
     private final AtomicLong lastRecordMillis = new AtomicLong(-1);
@@ -114,9 +103,6 @@ public class StateTopicsReader {
     Event<CredentialStateArrived> stateArrived;
 
     private volatile boolean barrierSet;
-    private volatile boolean running;
-    private volatile KafkaConsumer<String, String> consumer;
-    private Thread thread;
 
     StateTopicsReader(
             PoolViewHolder holder,
@@ -125,6 +111,7 @@ public class StateTopicsReader {
             GatewayConfig config,
             StateVerifier verifier,
             MeterRegistry registry) {
+        super("gateway-pool-view", TOPICS, kafkaConfig, config.view().partitionRefresh(), "earliest");
         this.holder = holder;
         this.verifier = verifier;
         this.registry = registry;
@@ -138,31 +125,15 @@ public class StateTopicsReader {
                 .publishPercentiles(0.5, 0.99)
                 .register(registry);
         this.clock = clock;
-        this.kafkaConfig = kafkaConfig;
-        this.partitionRefresh = config.view().partitionRefresh();
     }
 
     void onStart(@Observes StartupEvent event) {
-        running = true;
-        thread = new Thread(this::run, "pool-view-reader");
-        thread.setDaemon(true);
-        thread.start();
+        startReading();
     }
 
     @PreDestroy
     void stop() {
-        running = false;
-        KafkaConsumer<String, String> active = consumer;
-        if (active != null) {
-            active.wakeup();
-        }
-        if (thread != null) {
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        stopReading();
     }
 
     /** Whether the view has read every state-topic partition up to the end offsets seen at start. */
@@ -171,7 +142,7 @@ public class StateTopicsReader {
             return false;
         }
         for (Map.Entry<TopicPartition, Long> target : startEndOffsets.entrySet()) {
-            if (positions.getOrDefault(target.getKey(), 0L) < target.getValue()) {
+            if (position(target.getKey()) < target.getValue()) {
                 return false;
             }
         }
@@ -180,7 +151,7 @@ public class StateTopicsReader {
 
     /** The next offset the view will read on a partition, -1 when it does not read it (yet). */
     public long position(String topic, int partition) {
-        return positions.getOrDefault(new TopicPartition(topic, partition), -1L);
+        return position(new TopicPartition(topic, partition));
     }
 
     /** Records the view is behind the state topics, -1 before the first poll. */
@@ -206,100 +177,35 @@ public class StateTopicsReader {
         return skippedRecords.get();
     }
 
-    private void run() {
-        while (running) {
-            try (KafkaConsumer<String, String> kafka = newConsumer()) {
-                consumer = kafka;
-                follow(kafka);
-            } catch (WakeupException e) {
-                // stopping
-            } catch (RuntimeException e) {
-                LOG.warnf("Pool view reader failed (%s); serving from the last view and retrying", e.toString());
-                sleep(Duration.ofSeconds(1));
-            } finally {
-                consumer = null;
-            }
-        }
-    }
-
-    private KafkaConsumer<String, String> newConsumer() {
-        Map<String, Object> config = new HashMap<>(kafkaConfig);
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        // state-service creates the compacted topics; a reader must never create them uncompacted
-        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "gateway-pool-view");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
-        return new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
-    }
-
-    private void follow(KafkaConsumer<String, String> kafka) {
-        Set<TopicPartition> assigned = new HashSet<>();
-        long nextDiscovery = 0;
-        while (running) {
-            long nowMillis = System.currentTimeMillis();
-            if (nowMillis >= nextDiscovery) {
-                assign(kafka, assigned);
-                nextDiscovery = nowMillis + partitionRefresh.toMillis();
-            }
-            ConsumerRecords<String, String> records = assigned.isEmpty() ? ConsumerRecords.empty() : kafka.poll(POLL);
-            if (assigned.isEmpty()) {
-                sleep(POLL);
-            }
-            if (!records.isEmpty()) {
-                apply(records);
-                lastRecordMillis.set(clock.millis());
-            }
-            long behind = 0;
-            for (TopicPartition partition : assigned) {
-                positions.put(partition, kafka.position(partition));
-                behind += Math.max(0, kafka.currentLag(partition).orElse(0L));
-            }
-            lag.set(behind);
-            if (behind == 0) {
-                lastCurrentMillis.set(clock.millis());
-            }
-        }
-    }
-
-    /** Assigns every partition of the state topics; new ones are read from their beginning. */
-    private void assign(KafkaConsumer<String, String> kafka, Set<TopicPartition> assigned) {
-        Set<TopicPartition> all = new HashSet<>();
-        for (String topic : TOPICS) {
-            List<PartitionInfo> partitions = kafka.partitionsFor(topic, Duration.ofSeconds(10));
-            if (partitions != null) {
-                for (PartitionInfo info : partitions) {
-                    all.add(new TopicPartition(info.topic(), info.partition()));
-                }
-            }
-        }
+    /** End offsets at the first look: readiness waits for them (absent topics have nothing to wait for). */
+    @Override
+    void discovered(KafkaConsumer<String, String> kafka, Set<TopicPartition> all) {
         if (!barrierSet) {
-            // end offsets at start: readiness waits for them (absent topics have nothing to wait for)
             startEndOffsets.putAll(kafka.endOffsets(all, Duration.ofSeconds(10)));
             barrierSet = true;
         }
-        if (all.equals(assigned)) {
-            return;
-        }
-        Set<TopicPartition> added = new HashSet<>(all);
-        added.removeAll(assigned);
-        kafka.assign(all);
-        Map<TopicPartition, Long> resume = new HashMap<>();
-        for (TopicPartition partition : assigned) {
-            Long position = positions.get(partition);
-            if (position != null) {
-                resume.put(partition, position);
-            }
-        }
-        resume.forEach(kafka::seek);
-        kafka.seekToBeginning(added);
-        assigned.clear();
-        assigned.addAll(all);
-        LOG.infof("Pool view reads %d state-topic partitions (%d new)", all.size(), added.size());
     }
 
-    private void apply(ConsumerRecords<String, String> records) {
+    /** Every state topic is read from its beginning: the view is the whole of it. */
+    @Override
+    void startNew(KafkaConsumer<String, String> kafka, Set<TopicPartition> added, boolean firstLook) {
+        kafka.seekToBeginning(added);
+    }
+
+    @Override
+    void polled(KafkaConsumer<String, String> kafka, Set<TopicPartition> assigned) {
+        long behind = 0;
+        for (TopicPartition partition : assigned) {
+            behind += Math.max(0, kafka.currentLag(partition).orElse(0L));
+        }
+        lag.set(behind);
+        if (behind == 0) {
+            lastCurrentMillis.set(clock.millis());
+        }
+    }
+
+    @Override
+    void apply(ConsumerRecords<String, String> records) {
         StateFold.Batch batch = new StateFold.Batch();
         long[] snapshotStamps = new long[records.count()];
         int stamped = 0;
@@ -348,6 +254,7 @@ public class StateTopicsReader {
         if (stateArrived != null && !batch.credentials().isEmpty()) {
             stateArrived.fire(new CredentialStateArrived(batch.credentials().keySet()));
         }
+        lastRecordMillis.set(clock.millis());
         long now = clock.millis();
         for (int i = 0; i < stamped; i++) {
             stateDelivery.record(RecordAge.millis(snapshotStamps[i], now), TimeUnit.MILLISECONDS);
@@ -433,18 +340,6 @@ public class StateTopicsReader {
     private static String header(ConsumerRecord<String, String> record, String name) {
         Header header = record.headers().lastHeader(name);
         return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
-    }
-
-    private static String where(ConsumerRecord<String, String> record) {
-        return record.topic() + "-" + record.partition() + "@" + record.offset();
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** The time of the last applied state record, for the view-age metric. */
