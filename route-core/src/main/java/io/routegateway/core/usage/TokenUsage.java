@@ -2,6 +2,8 @@ package io.routegateway.core.usage;
 
 import java.io.IOException;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.core.json.Json;
 
@@ -39,9 +41,9 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
         }
         String trimmed = text.stripLeading();
         if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-            JsonNode node = parse(trimmed);
-            if (node != null) {
-                return fromJson(node, UNKNOWN);
+            TokenUsage usage = fromDocument(trimmed);
+            if (usage != null) {
+                return usage;
             }
         }
         return fromSse(text);
@@ -106,6 +108,74 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
         }
     }
 
+    /**
+     * Reads a whole JSON document as {@link #fromJson} reads its tree, but streaming: only the
+     * values that can hold usage are built as nodes, the rest (the answer's text, choices, tool
+     * calls) is skipped token by token. Null when the text is not one well-formed JSON value, as
+     * {@code readTree} would refuse it.
+     */
+    private static TokenUsage fromDocument(String text) {
+        try (JsonParser parser = Json.MAPPER.createParser(text)) {
+            JsonToken first = parser.nextToken();
+            return first == null ? null : fromValue(parser, first, UNKNOWN);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The parser is on {@code token}; leaves it on the value's last token. */
+    private static TokenUsage fromValue(JsonParser parser, JsonToken token, TokenUsage previous) throws IOException {
+        if (token == JsonToken.START_ARRAY) {
+            TokenUsage usage = previous;
+            for (JsonToken element = parser.nextToken(); element != JsonToken.END_ARRAY; element = parser.nextToken()) {
+                usage = fromValue(parser, element, usage);
+            }
+            return usage;
+        }
+        if (token != JsonToken.START_OBJECT) {
+            return previous;
+        }
+        // the last of each key wins and the four are applied in fromJson's order, whatever the document's
+        JsonNode usage = null;
+        JsonNode messageUsage = null;
+        JsonNode responseUsage = null;
+        JsonNode gemini = null;
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = parser.nextToken();
+            switch (name) {
+                case "usage" -> usage = parser.readValueAsTree();
+                case "message" -> messageUsage = usageIn(parser, value);
+                case "response" -> responseUsage = usageIn(parser, value);
+                case "usageMetadata" -> gemini = parser.readValueAsTree();
+                default -> parser.skipChildren();
+            }
+        }
+        TokenUsage result = merge(previous, usage);
+        result = merge(result, messageUsage);
+        result = merge(result, responseUsage);
+        return withGemini(result, gemini);
+    }
+
+    /** The {@code usage} member of the object the parser is on (its last one), null when none or no object. */
+    private static JsonNode usageIn(JsonParser parser, JsonToken value) throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            parser.skipChildren();
+            return null;
+        }
+        JsonNode usage = null;
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            parser.nextToken();
+            if (name.equals("usage")) {
+                usage = parser.readValueAsTree();
+            } else {
+                parser.skipChildren();
+            }
+        }
+        return usage;
+    }
+
     private static TokenUsage fromJson(JsonNode node, TokenUsage previous) {
         if (node.isArray()) {
             TokenUsage usage = previous;
@@ -118,13 +188,16 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
         usage = merge(usage, node.get("usage"));
         usage = merge(usage, node.path("message").get("usage"));
         usage = merge(usage, node.path("response").get("usage"));
-        JsonNode gemini = node.get("usageMetadata");
-        if (gemini != null && gemini.isObject()) {
-            usage = new TokenUsage(
-                    longOr(gemini.get("promptTokenCount"), usage.inputTokens),
-                    longOr(gemini.get("candidatesTokenCount"), usage.outputTokens));
+        return withGemini(usage, node.get("usageMetadata"));
+    }
+
+    private static TokenUsage withGemini(TokenUsage usage, JsonNode gemini) {
+        if (gemini == null || !gemini.isObject()) {
+            return usage;
         }
-        return usage;
+        return new TokenUsage(
+                longOr(gemini.get("promptTokenCount"), usage.inputTokens),
+                longOr(gemini.get("candidatesTokenCount"), usage.outputTokens));
     }
 
     private static TokenUsage merge(TokenUsage usage, JsonNode fields) {

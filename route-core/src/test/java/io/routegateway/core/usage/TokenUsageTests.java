@@ -78,4 +78,36 @@ class TokenUsageTests {
         assertThat(TokenUsage.fromSse(gemini.toString())).isEqualTo(new TokenUsage(4L, 300L));
         assertThat(TokenUsage.fromSse(frame.repeat(100))).isEqualTo(TokenUsage.UNKNOWN);
     }
+
+    @Test
+    void aJsonBodyIsReadWithoutBuildingItsTreeAndAnswersAsTheTreeDid() {
+        // usage after a long answer; keys in any order; the four places applied in a fixed order
+        String answer = "{\"choices\":[{\"message\":{\"content\":\"" + "x".repeat(50_000) + "\"}}],"
+                + "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":9}}";
+        assertThat(TokenUsage.fromBody(answer)).isEqualTo(new TokenUsage(3L, 9L));
+        assertThat(TokenUsage.fromBody("{\"usageMetadata\":{\"promptTokenCount\":1,\"candidatesTokenCount\":2},"
+                        + "\"usage\":{\"input_tokens\":5,\"output_tokens\":6}}"))
+                .as("Gemini's counts are applied last, wherever the key stands")
+                .isEqualTo(new TokenUsage(1L, 2L));
+        assertThat(TokenUsage.fromBody(
+                        "{\"message\":{\"usage\":{\"input_tokens\":25}}," + "\"usage\":{\"output_tokens\":15}}"))
+                .as("message.usage fills in what usage left open")
+                .isEqualTo(new TokenUsage(25L, 15L));
+        assertThat(TokenUsage.fromBody("{\"usage\":{\"prompt_tokens\":1},\"usage\":{\"prompt_tokens\":2}}"))
+                .as("a repeated key: the last one, as in the tree")
+                .isEqualTo(new TokenUsage(2L, null));
+        assertThat(TokenUsage.fromBody("{\"message\":\"usage\",\"response\":[{\"usage\":{\"input_tokens\":4}}]}"))
+                .as("message and response count only as objects")
+                .isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromBody("[[{\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}],"
+                        + "7,{\"usageMetadata\":{\"candidatesTokenCount\":4}}]"))
+                .as("arrays, nested ones too, are read element by element")
+                .isEqualTo(new TokenUsage(1L, 4L));
+        assertThat(TokenUsage.fromBody("{\"usage\":{\"prompt_tokens\":\"12\",\"completion_tokens\":1.5}}"))
+                .as("counts that are not integers are not counts")
+                .isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromBody("{\"usage\":{\"prompt_tokens\":12},\"choices\":[}"))
+                .as("a document broken after its usage is not read as one")
+                .isEqualTo(TokenUsage.UNKNOWN);
+    }
 }

@@ -369,9 +369,15 @@ public class UpstreamClient {
         for (Map.Entry<String, String> header : request.headers()) {
             headers.add(header.getKey(), header.getValue());
         }
+        // the URI parsed once: setAbsoluteURI(String) would parse the URL a second time per request
+        boolean ssl = scheme.equals("https");
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         return new RequestOptions()
                 .setMethod(HttpMethod.valueOf(request.method()))
-                .setAbsoluteURI(request.url())
+                .setHost(uri.getHost())
+                .setPort(uri.getPort() >= 0 ? uri.getPort() : ssl ? 443 : 80)
+                .setSsl(ssl)
+                .setURI(uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery())
                 .setHeaders(headers)
                 .setConnectTimeout(timeouts.connect().toMillis())
                 .setIdleTimeout(timeouts.readGap().toMillis());

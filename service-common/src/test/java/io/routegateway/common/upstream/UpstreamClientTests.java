@@ -74,6 +74,30 @@ class UpstreamClientTests {
     }
 
     @Test
+    void theUpstreamIsAskedForTheExactPathEncodingAndQueryOfTheUrl() {
+        AtomicReference<String> asked = new AtomicReference<>();
+        behaviour.set(request -> {
+            asked.set(request.uri() + " host=" + request.getHeader("host"));
+            request.response().putHeader("content-type", "application/json").end("{}");
+        });
+        String base = "http://127.0.0.1:" + server.actualPort();
+
+        exchange(new UpstreamRequest(
+                "POST",
+                base + "/v1beta/models/a%2Fb:streamGenerateContent?alt=sse&x=%20y#fragment",
+                List.of(),
+                body(),
+                false,
+                "m"));
+        assertThat(asked.get())
+                .isEqualTo("/v1beta/models/a%2Fb:streamGenerateContent?alt=sse&x=%20y host=127.0.0.1:"
+                        + server.actualPort());
+
+        exchange(new UpstreamRequest("POST", base + "?only=query", List.of(), body(), false, "m"));
+        assertThat(asked.get()).as("no path is the root").startsWith("/?only=query ");
+    }
+
+    @Test
     void status429IsATransientStatusFailureWithItsBodyKept() {
         behaviour.set(request -> request.response().setStatusCode(429).end("{\"error\":{\"message\":\"slow down\"}}"));
 
