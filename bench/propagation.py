@@ -7,12 +7,12 @@ The pool behind ACCESS_KEY (seeded by bench/run.sh) has a preferred credential (
 retries, cooldown on) whose upstream account key is PREFERRED_SECRET and a fallback (priority 1);
 both map lag-m<i> -> lag-u<i>. Per sample, with a model of its own (lag-m<FIRST_MODEL> onwards, so a
 warm-up run and a measured run never share a model):
-  1. the demo upstream answers 429 for that model on the preferred account;
+  1. the demo upstream answers 429 once for that model on the preferred account, then 400 (a
+     client error, returned as it is and recorded nowhere, so polling replica B teaches B nothing),
+     set in one control call before the sample starts;
   2. one request through replica A meets the 429 and fails over (200) -> the clock starts when A
      has answered (A has applied the outcome locally and published it to route.outcomes);
-  3. the preferred account now answers 400 for that model: a client error, returned as it is and
-     recorded nowhere, so polling replica B teaches B nothing;
-  4. replica B is polled on one keep-alive connection, POLL_SLEEP_S (default 0.001) apart, until it answers 200 (it avoids the cooling
+  3. replica B is polled on one keep-alive connection, POLL_SLEEP_S (default 0.001) apart, until it answers 200 (it avoids the cooling
      model: state-service applied the event, published the snapshot, B consumed it).
 SAMPLE_PAUSE_S (default 0) waits that long after each sample before the next one starts.
 With CLEAR_MODELS_URL (state-service's admin POST .../credentials/<preferred>/models/clear-all) and
@@ -131,9 +131,11 @@ def chat(conn, key, model):
                    {"Content-Type": "application/json", "Authorization": "Bearer " + key})
 
 
-def behave(conn, account, status, model):
+def behave(conn, account, status, then_status, model):
+    """The account answers `status` once for `model`, then `then_status`."""
     status_code, _ = request(conn, "PUT", "/_control/accounts/" + account,
-                             json.dumps({"mode": "status", "status": status, "model": model}),
+                             json.dumps({"mode": "status", "status": status, "then_status": then_status,
+                                         "model": model}),
                              {"Content-Type": "application/json"})
     if status_code != 200:
         raise SystemExit(f"demo upstream control answered {status_code}")
@@ -168,13 +170,12 @@ def main():
     try:
         for i in range(first, first + samples):
             model, upstream_model = f"lag-m{i}", f"lag-u{i}"
-            behave(control, preferred, 429, upstream_model)
+            behave(control, preferred, 429, 400, upstream_model)
             timer_before = view_timer()
             status, body = chat(replica_a, key, model)
             seen = time.perf_counter()
             if status != 200:
                 raise SystemExit(f"sample {i}: replica A answered {status}: {body[:200]!r}")
-            behave(control, preferred, 400, upstream_model)
             while True:
                 status, body = chat(replica_b, key, model)
                 now = time.perf_counter()

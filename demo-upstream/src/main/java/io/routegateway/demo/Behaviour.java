@@ -16,6 +16,9 @@ import java.util.Locale;
  * @param resetAfterSeconds for {@link Mode#USAGE_LIMIT}: when the reported window resets, seconds
  *     from the answer
  * @param window for {@link Mode#USAGE_LIMIT}: the window that ran out, {@code 5h} or {@code 7d}
+ * @param thenStatus for {@link Mode#STATUS}: when not 0, only the first matching request gets {@code
+ *     status}, every later one {@code thenStatus} (e.g. 429 once, then 400: a failure to record, then
+ *     answers that teach a gateway nothing), switched without a second control call
  */
 public record Behaviour(
         Mode mode,
@@ -25,7 +28,8 @@ public record Behaviour(
         int cutAfterFrames,
         String message,
         long resetAfterSeconds,
-        String window) {
+        String window,
+        int thenStatus) {
 
     public static final Behaviour HEALTHY = new Behaviour(Mode.HEALTHY, 200, null, 0, 0);
 
@@ -35,6 +39,26 @@ public record Behaviour(
 
     public Behaviour(Mode mode, int status, String model, long delayMs, int cutAfterFrames, String message) {
         this(mode, status, model, delayMs, cutAfterFrames, message, 0, null);
+    }
+
+    public Behaviour(
+            Mode mode,
+            int status,
+            String model,
+            long delayMs,
+            int cutAfterFrames,
+            String message,
+            long resetAfterSeconds,
+            String window) {
+        this(mode, status, model, delayMs, cutAfterFrames, message, resetAfterSeconds, window, 0);
+    }
+
+    /** What answers after this behaviour answered once: itself, or the status it turns into. */
+    public Behaviour afterAnswer() {
+        return thenStatus == 0
+                ? this
+                : new Behaviour(
+                        mode, thenStatus, model, delayMs, cutAfterFrames, message, resetAfterSeconds, window, 0);
     }
 
     /** A subscription usage limit that resets {@code resetAfterSeconds} after each answer ({@code 5h} or {@code 7d}). */

@@ -38,6 +38,7 @@ import io.vertx.core.net.PfxOptions;
  *
  * <pre>
  * PUT    /_control/accounts/{key}   {"mode":"status","status":429,"model":"upstream-sol"}
+ * PUT    /_control/accounts/{key}   {"mode":"status","status":429,"then_status":400,"model":"m"}   429 once, then 400
  * PUT    /_control/accounts/{key}   {"mode":"echo","status":400}   vendor-style errors quoting the request
  * DELETE /_control/accounts/{key}   back to healthy
  * PUT    /_control/accounts/{key}   {"mode":"usage_limit","reset_after_seconds":120,"window":"5h"}
@@ -329,10 +330,19 @@ public final class DemoUpstream {
             behaviour = Behaviour.HEALTHY;
         }
         Behaviour chosen = behaviour;
-        if (chosen.delayMs() > 0) {
-            vertx.setTimer(chosen.delayMs(), id -> respond(response, protocol, model, stream, chosen, account, parsed));
+        Behaviour next = chosen.afterAnswer();
+        if (next != chosen) {
+            // the first request to meet it gets its status; a request that lost the race meets the next
+            if (!behaviours.replace(account, chosen, next)) {
+                chosen = behaviours.getOrDefault(account, Behaviour.HEALTHY);
+                chosen = chosen.appliesTo(model) ? chosen : Behaviour.HEALTHY;
+            }
+        }
+        Behaviour answer = chosen;
+        if (answer.delayMs() > 0) {
+            vertx.setTimer(answer.delayMs(), id -> respond(response, protocol, model, stream, answer, account, parsed));
         } else {
-            respond(response, protocol, model, stream, chosen, account, parsed);
+            respond(response, protocol, model, stream, answer, account, parsed);
         }
     }
 
@@ -449,7 +459,14 @@ public final class DemoUpstream {
                             spec.path("cut_after_frames").asInt(2),
                             spec.hasNonNull("message") ? spec.get("message").asText() : null,
                             spec.path("reset_after_seconds").asLong(3600),
-                            spec.path("window").asText("5h"));
+                            spec.path("window").asText("5h"),
+                            spec.path("then_status").asInt(0));
+                    if (behaviour.thenStatus() != 0
+                            && (behaviour.mode() != Mode.STATUS
+                                    || behaviour.thenStatus() < 200
+                                    || behaviour.thenStatus() > 599)) {
+                        throw new IllegalArgumentException("then_status is a status from 200 to 599, for mode status");
+                    }
                     if (!behaviour.window().equals("5h") && !behaviour.window().equals("7d")) {
                         throw new IllegalArgumentException("window must be 5h or 7d");
                     }

@@ -180,6 +180,42 @@ class DemoUpstreamTests {
     }
 
     @Test
+    void aStatusCanTurnIntoAnotherAfterItsFirstAnswerWithoutASecondControlCall() throws Exception {
+        HttpResponse<String> put = control("{\"mode\":\"status\",\"status\":429,\"then_status\":400,\"model\":\"m\"}");
+        assertThat(put.statusCode()).isEqualTo(200);
+        assertThat(post("/v1/chat/completions", "key-a", "{\"model\":\"other\"}")
+                        .statusCode())
+                .as("another model neither meets it nor uses up the first answer")
+                .isEqualTo(200);
+        assertThat(post("/v1/chat/completions", "key-a", "{\"model\":\"m\"}").statusCode())
+                .isEqualTo(429);
+        assertThat(post("/v1/chat/completions", "key-a", "{\"model\":\"m\"}").statusCode())
+                .isEqualTo(400);
+        assertThat(post("/v1/chat/completions", "key-a", "{\"model\":\"m\"}").statusCode())
+                .isEqualTo(400);
+
+        for (String refused : new String[] {
+            "{\"mode\":\"status\",\"status\":429,\"then_status\":99}",
+            "{\"mode\":\"status\",\"status\":429,\"then_status\":600}",
+            "{\"mode\":\"echo\",\"status\":400,\"then_status\":200}"
+        }) {
+            assertThat(control(refused).statusCode()).as(refused).isEqualTo(400);
+        }
+        assertThat(post("/v1/chat/completions", "key-a", "{\"model\":\"m\"}").statusCode())
+                .as("a refused switch leaves the behaviour as it was")
+                .isEqualTo(400);
+        upstream.reset("key-a");
+    }
+
+    private HttpResponse<String> control(String spec) throws Exception {
+        return client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/_control/accounts/key-a"))
+                        .PUT(HttpRequest.BodyPublishers.ofString(spec))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
     void invalidKeysAreRejected() throws Exception {
         assertThat(post("/v1/chat/completions", "invalid-key", "{}").statusCode())
                 .isEqualTo(401);
