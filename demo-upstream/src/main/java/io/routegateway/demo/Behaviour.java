@@ -38,19 +38,7 @@ public record Behaviour(
     }
 
     public Behaviour(Mode mode, int status, String model, long delayMs, int cutAfterFrames, String message) {
-        this(mode, status, model, delayMs, cutAfterFrames, message, 0, null);
-    }
-
-    public Behaviour(
-            Mode mode,
-            int status,
-            String model,
-            long delayMs,
-            int cutAfterFrames,
-            String message,
-            long resetAfterSeconds,
-            String window) {
-        this(mode, status, model, delayMs, cutAfterFrames, message, resetAfterSeconds, window, 0);
+        this(mode, status, model, delayMs, cutAfterFrames, message, 0, null, 0);
     }
 
     /** What answers after this behaviour answered once: itself, or the status it turns into. */
@@ -63,7 +51,7 @@ public record Behaviour(
 
     /** A subscription usage limit that resets {@code resetAfterSeconds} after each answer ({@code 5h} or {@code 7d}). */
     public static Behaviour usageLimit(long resetAfterSeconds, String window) {
-        return new Behaviour(Mode.USAGE_LIMIT, 429, null, 0, 0, null, resetAfterSeconds, window);
+        return new Behaviour(Mode.USAGE_LIMIT, 429, null, 0, 0, null, resetAfterSeconds, window, 0);
     }
 
     public enum Mode {
