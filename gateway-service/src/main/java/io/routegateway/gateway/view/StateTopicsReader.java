@@ -142,7 +142,8 @@ public class StateTopicsReader extends AllPartitionsReader {
             return false;
         }
         for (Map.Entry<TopicPartition, Long> target : startEndOffsets.entrySet()) {
-            if (position(target.getKey()) < target.getValue()) {
+            // a partition not read yet stands at 0: an empty one has nothing to wait for
+            if (Math.max(0, position(target.getKey())) < target.getValue()) {
                 return false;
             }
         }
