@@ -157,15 +157,26 @@ public final class ChatStreamUsage {
             return limit;
         }
 
+        /**
+         * The first occurrence of {@code needle} in {@code text[from, to)}, or -1. Looks for the
+         * needle's last byte first: the usage marker runs over every chunk and ends in {@code ]},
+         * rare in a frame, where its first byte {@code "} is everywhere in JSON.
+         */
         private static int indexOf(byte[] text, byte[] needle, int from, int to) {
+            int last = needle.length - 1;
+            byte end = needle[last];
             outer:
-            for (int i = from; i <= to - needle.length; i++) {
-                for (int j = 0; j < needle.length; j++) {
-                    if (text[i + j] != needle[j]) {
+            for (int i = from + last; i < to; i++) {
+                if (text[i] != end) {
+                    continue;
+                }
+                int start = i - last;
+                for (int j = 0; j < last; j++) {
+                    if (text[start + j] != needle[j]) {
                         continue outer;
                     }
                 }
-                return i;
+                return start;
             }
             return -1;
         }

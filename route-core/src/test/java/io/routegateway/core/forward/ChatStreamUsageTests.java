@@ -76,6 +76,30 @@ class ChatStreamUsageTests {
     }
 
     @Test
+    void theUsageMarkerIsFoundAtEitherEdgeOfAChunkAndNotInLookAlikes() {
+        // the marker's last byte first: a chunk that is the usage frame alone, one where the marker
+        // is the chunk's first bytes after "data: ", brackets and near-misses before a real one
+        ChatStreamUsage.Filter alone = new ChatStreamUsage.Filter();
+        assertThat(alone.feed(bytes(USAGE))).isEmpty();
+        assertThat(alone.finish()).isEmpty();
+
+        String bare = "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}\n\n";
+        ChatStreamUsage.Filter atStart = new ChatStreamUsage.Filter();
+        assertThat(atStart.feed(bytes(bare + DONE)))
+                .asString(StandardCharsets.UTF_8)
+                .isEqualTo(DONE);
+
+        String lookAlikes = "data: {\"choices\":[{\"delta\":{\"content\":\"]] choices\\\":[ ] \\\"choices\\\":\"}}],"
+                + "\"usage\":null}\n\n";
+        ChatStreamUsage.Filter near = new ChatStreamUsage.Filter();
+        byte[] onlyLookAlikes = bytes(lookAlikes);
+        assertThat(near.feed(onlyLookAlikes)).isSameAs(onlyLookAlikes);
+        assertThat(near.feed(bytes(lookAlikes + USAGE + DONE)))
+                .asString(StandardCharsets.UTF_8)
+                .isEqualTo(lookAlikes + DONE);
+    }
+
+    @Test
     void anUnterminatedLastFrameIsSentAtTheEndUnlessItIsTheUsageFrame() {
         ChatStreamUsage.Filter filter = new ChatStreamUsage.Filter();
         assertThat(filter.feed(bytes(TEXT_1 + "data: {\"id\""))).isEqualTo(bytes(TEXT_1));

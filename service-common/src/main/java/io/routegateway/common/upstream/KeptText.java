@@ -17,10 +17,20 @@ import java.util.List;
  */
 final class KeptText {
 
-    static final int HEAD_LIMIT = 64 * 1024;
+    /**
+     * The opening frames: a failure envelope, Anthropic's {@code message_start} (its input tokens),
+     * OpenAI's {@code response.created}. A larger head only held more of a long answer's middle, in
+     * every concurrent stream (at 64 KB, 1,000 streams of 400 frames held 72 MB of live heap).
+     */
+    static final int HEAD_LIMIT = 8 * 1024;
+    /** The closing frames: the terminal marker, the final usage, a failure that ended the stream. */
     static final int TAIL_LIMIT = 32 * 1024;
     /** Head arrays before they are merged into one: bounds the per-array overhead of tiny chunks. */
     static final int HEAD_ARRAYS = 128;
+    /** Tail chunks shorter than this are merged into the tail's last array while it is under {@link #MERGED}. */
+    static final int TINY = 64;
+
+    static final int MERGED = 1024;
 
     private final List<byte[]> head = new ArrayList<>();
     private int headLength;
@@ -53,7 +63,16 @@ final class KeptText {
             head.add(Arrays.copyOf(chunk, taken));
             chunk = Arrays.copyOfRange(chunk, taken, chunk.length);
         }
-        tail.addLast(chunk);
+        byte[] last = tail.peekLast();
+        if (chunk.length < TINY && last != null && last.length + chunk.length <= MERGED) {
+            // an upstream dribbling bytes would otherwise keep an array (and its overhead) per byte
+            byte[] merged = Arrays.copyOf(last, last.length + chunk.length);
+            System.arraycopy(chunk, 0, merged, last.length, chunk.length);
+            tail.pollLast();
+            tail.addLast(merged);
+        } else {
+            tail.addLast(chunk);
+        }
         tailLength += chunk.length;
         while (tailLength - tail.peekFirst().length >= TAIL_LIMIT) {
             tailLength -= tail.removeFirst().length;

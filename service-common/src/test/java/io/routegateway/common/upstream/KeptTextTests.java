@@ -3,6 +3,7 @@ package io.routegateway.common.upstream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
+import io.routegateway.core.usage.TokenUsage;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +44,28 @@ class KeptTextTests {
     }
 
     @Test
+    void aLongAnthropicStreamKeepsItsOpeningAndClosingUsageInAFewKilobytes() {
+        KeptText kept = new KeptText();
+        kept.append(("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\","
+                        + "\"usage\":{\"input_tokens\":1234,\"output_tokens\":1}}}\n\n")
+                .getBytes(StandardCharsets.UTF_8));
+        byte[] delta = ("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+                        + "\"delta\":{\"type\":\"text_delta\",\"text\":\"tok \"}}\n\n")
+                .getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < 5_000; i++) {
+            kept.append(Arrays.copyOf(delta, delta.length));
+        }
+        kept.append(("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":"
+                        + "\"end_turn\"},\"usage\":{\"output_tokens\":5000}}\n\nevent: message_stop\n"
+                        + "data: {\"type\":\"message_stop\"}\n\n")
+                .getBytes(StandardCharsets.UTF_8));
+
+        // 640 KB passed through; what is held is the head and the tail, 40 KB at most
+        assertThat(kept.retainedBytes()).isLessThanOrEqualTo(40 * 1024 + delta.length);
+        assertThat(TokenUsage.fromBody(kept.text())).isEqualTo(new TokenUsage(1234L, 5000L));
+    }
+
+    @Test
     void theCallersArraysAreKeptWithoutCopiesAndTinyChunksAreMergedInTheHead() {
         KeptText kept = new KeptText();
         byte[] frame = "data: {\"x\":1}\n\n".getBytes(StandardCharsets.UTF_8);
@@ -59,7 +82,9 @@ class KeptTextTests {
             dribbled.append(new byte[] {b});
             expected.append((char) b);
         }
-        assertThat(dribbled.arrays()).isLessThanOrEqualTo(KeptText.HEAD_ARRAYS);
+        // in the head until its limit, then in the tail, merged there too
+        assertThat(dribbled.arrays())
+                .isLessThanOrEqualTo(KeptText.HEAD_ARRAYS + 10_000 / (KeptText.MERGED - KeptText.TINY) + 1);
         assertThat(dribbled.text()).isEqualTo(expected.toString());
         assertThat(dribbled.retainedBytes()).isEqualTo(10_000);
     }
