@@ -35,12 +35,13 @@ import io.vertx.core.http.RequestOptions;
  *
  * streams: N client slots, each on its own keep-alive connection, open one OpenAI Chat stream after
  * another ({@code "demo_stream":{"frames":F,"interval_ms":I}} asks the demo upstream for F frames I ms
- * apart); slots start spread over the ramp so the accept queues are not flooded. Counted: the streams
- * that end inside the measured window (after the ramp and one stream length, up to the deadline):
- * their time from request to last byte (p50/p99), time to first byte, streams/s, frames (SSE events)
- * received. For every watched process: CPU (utime+stime from /proc/PID/stat) over the window divided
- * by the frames received (also without the JIT compiler threads), max RSS and max open file
- * descriptors sampled every 500 ms. A watched name may stand for several processes ({@code
+ * apart; {@code --prompt-kb K} makes the user message K KB long); slots start spread over the ramp
+ * so the accept queues are not flooded. Counted: the streams that end inside the measured window
+ * (after the ramp and one stream length, up to the deadline): their time from request to last byte
+ * (p50/p99), time to first byte, streams/s, frames (SSE events) received. For every watched
+ * process: CPU (utime+stime from /proc/PID/stat) over the window divided by the frames received
+ * (also without the JIT compiler threads), max RSS and max open file descriptors sampled every 500
+ * ms. A watched name may stand for several processes ({@code
  * nginx=PID1,PID2}: a master and its workers): their CPU, RSS and descriptors are summed.
  *
  * body: C slots post one buffered request after another whose user message is B KB; CPU of each
@@ -293,8 +294,12 @@ public final class StreamLoad {
             this.watched = new Watched(pids);
             this.rampMs = Long.parseLong(opts.getOrDefault("ramp-ms", String.valueOf(Math.max(1000, slots / 2))));
             String model = opts.getOrDefault("model", "bench-model");
+            // --prompt-kb: a long conversation's prompt, held by every proxy hop for the stream's length
+            int promptKb = Integer.parseInt(opts.getOrDefault("prompt-kb", "0"));
+            String prompt = promptKb == 0 ? "Count." : "Count. " + "x".repeat(promptKb * 1024);
             this.body = Buffer.buffer("{\"model\":\"" + model + "\",\"stream\":true,\"demo_stream\":{\"frames\":" + frames
-                    + ",\"interval_ms\":" + intervalMs + "},\"messages\":[{\"role\":\"user\",\"content\":\"Count.\"}]}");
+                    + ",\"interval_ms\":" + intervalMs + "},\"messages\":[{\"role\":\"user\",\"content\":\"" + prompt
+                    + "\"}]}");
             this.client = vertx.createHttpClient(
                     new HttpClientOptions()
                             .setDefaultHost("127.0.0.1")

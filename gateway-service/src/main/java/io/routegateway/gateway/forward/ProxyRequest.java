@@ -39,6 +39,29 @@ public record ProxyRequest(
         long arrivedNanos,
         Operation operation) {
 
+    /**
+     * This request once its stream is committed to the client: nothing is retried, routed or
+     * converted any more, so the body and the conversions of it are let go (a long prompt would
+     * otherwise stay in memory for the whole stream); what the usage record and the affinity need
+     * stays. {@link #body()} and {@link #bridges()} are null on it.
+     */
+    public ProxyRequest committed() {
+        return new ProxyRequest(
+                requestId,
+                protocol,
+                accessKey,
+                null,
+                requestedModel,
+                clientStream,
+                customTools,
+                clientHeaders,
+                route.affinityOnly(),
+                null,
+                bodyBytes,
+                arrivedNanos,
+                operation);
+    }
+
     /** An Anthropic {@code count_tokens} request. */
     public boolean countTokens() {
         return operation == Operation.COUNT_TOKENS;

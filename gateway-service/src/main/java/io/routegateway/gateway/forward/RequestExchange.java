@@ -88,7 +88,9 @@ final class RequestExchange {
 
     private final ForwardingService service;
     private final RoutingContext ctx;
-    private final ProxyRequest request;
+    /** The client's request; {@link ProxyRequest#committed() without its body} once a stream is committed. */
+    private ProxyRequest request;
+
     private final HttpServerResponse response;
 
     private Set<String> tried;
@@ -581,6 +583,7 @@ final class RequestExchange {
         // decided once per stream; without it every chunk goes out as it came
         ChatStreamUsage.Filter usageFrames = hidesUsageFrame() ? new ChatStreamUsage.Filter() : null;
         this.usageFrames = usageFrames;
+        request = request.committed();
         response.setStatusCode(stream.status());
         copyHeaders(stream.headers(), response, "text/event-stream");
         response.putHeader("cache-control", "no-cache");
@@ -643,6 +646,8 @@ final class RequestExchange {
         }
         committedStream = stream;
         translator = frames;
+        request = request.committed();
+        canonical = null;
         response.setStatusCode(stream.status());
         copyHeaders(stream.headers(), response, "text/event-stream");
         response.putHeader("content-type", "text/event-stream");

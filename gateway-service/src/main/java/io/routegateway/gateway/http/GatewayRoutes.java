@@ -313,6 +313,16 @@ public class GatewayRoutes {
         }
     }
 
+    /**
+     * Lets the request's raw bytes go once they are parsed: nothing reads them again, and a stream
+     * would otherwise hold the whole prompt (often the largest thing it holds) for its length.
+     * Vert.x Web offers no other way to drop a route's body than this deprecated setter.
+     */
+    @SuppressWarnings("deprecation")
+    private static void releaseRawBody(RoutingContext ctx) {
+        ctx.setBody(null);
+    }
+
     private void forward(RoutingContext ctx, Protocol protocol, Operation operation) {
         boolean countTokens = operation == Operation.COUNT_TOKENS;
         long arrived = System.nanoTime();
@@ -323,6 +333,8 @@ public class GatewayRoutes {
         AccessKeySnapshot key = ctx.get(KEY);
         Buffer bytes = ctx.body().buffer();
         JsonNode body = parse(bytes);
+        long bodyBytes = bytes == null ? 0 : bytes.length();
+        releaseRawBody(ctx);
         if (body == null || !body.isObject()) {
             error(
                     ctx,
@@ -387,7 +399,7 @@ public class GatewayRoutes {
                             ctx.request().headers().entries(),
                             new RouteRequest(key, protocol, model, null, new EmbeddingsRule(body, nativeOnly)),
                             null,
-                            bytes.length(),
+                            bodyBytes,
                             arrived,
                             operation));
             return;
@@ -412,7 +424,7 @@ public class GatewayRoutes {
                 ctx.request().headers().entries(),
                 RouteRequest.of(key, protocol, model, body, bridges),
                 bridges,
-                bytes.length(),
+                bodyBytes,
                 arrived,
                 operation);
         forwarding.forward(ctx, request);

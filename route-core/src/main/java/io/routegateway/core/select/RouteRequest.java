@@ -56,6 +56,14 @@ public record RouteRequest(
     }
 
     /**
+     * This request for remembering where it was served once routing is over: the protocol rule,
+     * which may hold the request body and its conversions, is replaced by {@link ProtocolRule#NATIVE}.
+     */
+    public RouteRequest affinityOnly() {
+        return new RouteRequest(accessKey, protocol, requestedModel, affinityKey, ProtocolRule.NATIVE);
+    }
+
+    /**
      * How {@code entry} serves the request in a group with {@code policy}: the request's rule, with
      * the group's native-only policy on top.
      */
