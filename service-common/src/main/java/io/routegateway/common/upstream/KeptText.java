@@ -11,9 +11,10 @@ import java.util.List;
  * envelopes and Anthropic's input-token count sit) and its tail (where the terminal frame and the
  * final usage sit), bounded so a long generation costs constant memory: at most {@link
  * #HEAD_LIMIT} + {@link #TAIL_LIMIT} bytes plus the last chunk. Kept as the arrays that arrived
- * (the caller's copy, never copied again; only the chunk that crosses the head's limit is split) and
- * decoded only when the text is asked for (once per stream), so a chunk costs no copy and no
- * decoding here, and a short stream of small frames keeps just its frames.
+ * (the caller's copy, never copied again; only the chunk that crosses the head's limit is split, and
+ * tiny chunks are merged so a dribbling upstream does not keep an array per byte) and decoded only
+ * when the text is asked for (once per stream), so a frame-sized chunk costs no copy and no decoding
+ * here, and a short stream of small frames keeps just its frames.
  */
 final class KeptText {
 
@@ -27,9 +28,9 @@ final class KeptText {
     static final int TAIL_LIMIT = 32 * 1024;
     /** Head arrays before they are merged into one: bounds the per-array overhead of tiny chunks. */
     static final int HEAD_ARRAYS = 128;
-    /** Tail chunks shorter than this are merged into the tail's last array while it is under {@link #MERGED}. */
+    /** Tail chunks shorter than this are merged into the tail's last array... */
     static final int TINY = 64;
-
+    /** ...while that array stays within this size. */
     static final int MERGED = 1024;
 
     private final List<byte[]> head = new ArrayList<>();
