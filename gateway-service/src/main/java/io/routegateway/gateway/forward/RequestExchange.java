@@ -588,6 +588,7 @@ final class RequestExchange {
         copyHeaders(stream.headers(), response, "text/event-stream");
         response.putHeader("cache-control", "no-cache");
         response.setChunked(true);
+        ClientFlushes.consolidate(ctx.request());
         firstByteSent();
         writeThrough(usageFrames, stream.firstChunk(), stream.firstChunkBytes());
         stream.start(
@@ -653,6 +654,7 @@ final class RequestExchange {
         response.putHeader("content-type", "text/event-stream");
         response.putHeader("cache-control", "no-cache");
         response.setChunked(true);
+        ClientFlushes.consolidate(ctx.request());
         firstByteSent();
         if (!first.isEmpty()) {
             relay(Buffer.buffer(first));
