@@ -689,7 +689,7 @@ final class RequestExchange {
         Verdict verdict = masked(responseTransform(stream.status(), e));
         service.metrics.attempt(request.protocol(), outcomeLabel(verdict));
         record(verdict);
-        settle(stream.status(), failureLabel(verdict), false, TokenUsage.fromBody(stream.textSoFar()), false);
+        settle(stream.status(), failureLabel(verdict), false, stream.usageSoFar(), false);
     }
 
     /**
@@ -725,12 +725,7 @@ final class RequestExchange {
         service.metrics.attempt(request.protocol(), outcomeLabel(verdict));
         record(verdict);
         boolean success = verdict instanceof Verdict.Success;
-        settle(
-                outcome.status(),
-                success ? null : failureLabel(verdict),
-                success,
-                TokenUsage.fromBody(outcome.body()),
-                false);
+        settle(outcome.status(), success ? null : failureLabel(verdict), success, committedStream.usageSoFar(), false);
     }
 
     /**
@@ -790,7 +785,7 @@ final class RequestExchange {
             inFlight = null;
         }
         if (committedStream != null) {
-            TokenUsage usage = TokenUsage.fromBody(committedStream.textSoFar());
+            TokenUsage usage = committedStream.usageSoFar();
             committedStream.cancel();
             settle(committedStream.status(), CLIENT_DISCONNECTED, false, usage, true);
             return;

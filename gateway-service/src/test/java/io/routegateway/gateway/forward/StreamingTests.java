@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -244,6 +245,39 @@ class StreamingTests extends GatewayTestBase {
         assertThat(response.headers().firstValue("content-type")).hasValue("text/event-stream");
         assertThat(response.body()).contains("message_stop");
         assertThat(upstream.hits(a).get(0).headers().get("authorization")).isEqualTo("Bearer " + Pool.secretOf(a));
+    }
+
+    @Test
+    void aLongResponsesStreamIsCountedFromTheUsageAtTheEndOfItsClosingFrame() {
+        // response.completed repeats the whole 100 KB answer before its usage: longer than the kept tail
+        List<String> frames = new ArrayList<>();
+        frames.add("event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r\","
+                + "\"status\":\"in_progress\",\"usage\":null}}\n\n");
+        String piece = "x".repeat(1_000);
+        for (int i = 0; i < 100; i++) {
+            frames.add("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+                    + "\"delta\":\"" + piece + "\"}\n\n");
+        }
+        frames.add("event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\","
+                + "\"status\":\"completed\",\"output\":[{\"type\":\"message\",\"content\":[{\"type\":"
+                + "\"output_text\",\"text\":\"" + piece.repeat(100) + " \\\"usage\\\":{\\\"input_tokens\\\":999}\"}]}],"
+                + "\"usage\":{\"input_tokens\":321,\"output_tokens\":9876,\"total_tokens\":10197},"
+                + "\"metadata\":{}}}\n\n");
+        upstream.on(a, sse(frames, -1, 0));
+        pool(Pool.credential(a).serves("m"), Pool.credential(b).serves("m"));
+
+        HttpResponse<String> response =
+                post("/v1/responses", keyId, "{\"model\":\"m\",\"stream\":true,\"input\":\"hi\"}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("content-length"))
+                .as("passed through")
+                .isEmpty();
+        assertThat(response.body()).endsWith("\"metadata\":{}}}\n\n").hasSizeGreaterThan(200_000);
+        RequestCompleted record = usage(a, list -> !list.isEmpty()).get(0);
+        assertThat(record.success()).isTrue();
+        assertThat(record.inputTokens()).isEqualTo(321L);
+        assertThat(record.outputTokens()).isEqualTo(9876L);
     }
 
     @Test

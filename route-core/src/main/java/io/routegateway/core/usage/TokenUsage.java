@@ -34,6 +34,65 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
 
     private static final String GEMINI_USAGE_KEY = "usageMetadata";
 
+    /** This usage followed by a later one: what the later one says wins, field by field (as frames in order do). */
+    public TokenUsage then(TokenUsage later) {
+        return new TokenUsage(
+                later.inputTokens != null ? later.inputTokens : inputTokens,
+                later.outputTokens != null ? later.outputTokens : outputTokens);
+    }
+
+    /**
+     * The usage at the end of a frame whose beginning was not kept. A long stream's kept tail can
+     * start inside its last frame: OpenAI Responses' {@code response.completed} repeats the whole
+     * answer before its {@code usage}, so past the tail's size only that frame's end is kept. The
+     * last {@code "usage"} key (and Gemini's {@code "usageMetadata"}) whose value is an object that
+     * ends inside the fragment is read. Only a key in a key's place counts (an opening brace, a comma
+     * or white space before its opening quote): inside a JSON string every quote is escaped, so an
+     * answer's text that spells the key is not read however the fragment begins.
+     */
+    public static TokenUsage fromFrameEnd(String fragment) {
+        if (fragment == null || fragment.isEmpty()) {
+            return UNKNOWN;
+        }
+        TokenUsage usage = merge(UNKNOWN, lastObjectOf(fragment, "\"usage\""));
+        return withGemini(usage, lastObjectOf(fragment, "\"" + GEMINI_USAGE_KEY + "\""));
+    }
+
+    /** The object value of the last occurrence of {@code quotedKey} in a key's place that parses; null when none. */
+    private static JsonNode lastObjectOf(String fragment, String quotedKey) {
+        for (int at = fragment.lastIndexOf(quotedKey); at > 0; at = fragment.lastIndexOf(quotedKey, at - 1)) {
+            char before = fragment.charAt(at - 1);
+            if (before != '{' && before != ',' && !Character.isWhitespace(before)) {
+                continue;
+            }
+            int colon = skipWhiteSpace(fragment, at + quotedKey.length());
+            if (colon >= fragment.length() || fragment.charAt(colon) != ':') {
+                continue;
+            }
+            int brace = skipWhiteSpace(fragment, colon + 1);
+            if (brace >= fragment.length() || fragment.charAt(brace) != '{') {
+                continue;
+            }
+            // one value from the brace on; what follows it (the rest of the frame) is not read
+            try (JsonParser parser = Json.MAPPER.createParser(fragment.substring(brace))) {
+                if (parser.nextToken() == JsonToken.START_OBJECT) {
+                    return parser.readValueAsTree();
+                }
+            } catch (IOException e) {
+                // cut short or malformed: an earlier occurrence may still be whole
+            }
+        }
+        return null;
+    }
+
+    private static int skipWhiteSpace(String text, int from) {
+        int at = from;
+        while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+            at++;
+        }
+        return at;
+    }
+
     /** Reads a JSON document or SSE text; {@link #UNKNOWN} when it carries no usage. */
     public static TokenUsage fromBody(String text) {
         if (text == null || text.isEmpty() || !mentionsUsage(text)) {

@@ -110,4 +110,56 @@ class TokenUsageTests {
                 .as("a document broken after its usage is not read as one")
                 .isEqualTo(TokenUsage.UNKNOWN);
     }
+
+    @Test
+    void laterUsageWinsFieldByField() {
+        TokenUsage head = new TokenUsage(5L, 1L);
+
+        assertThat(head.then(new TokenUsage(null, 9L))).isEqualTo(new TokenUsage(5L, 9L));
+        assertThat(head.then(TokenUsage.UNKNOWN)).isEqualTo(head);
+        assertThat(TokenUsage.UNKNOWN.then(head)).isEqualTo(head);
+    }
+
+    @Test
+    void theEndOfAFrameWhoseBeginningWasCutOffGivesItsLastUsage() {
+        // the end of Responses' response.completed: the answer's text, then the response's own fields
+        String end = "xxxx\"}]}],\"tools\":[],\"usage\":{\"input_tokens\":321,\"input_tokens_details\":"
+                + "{\"cached_tokens\":0},\"output_tokens\":9876,\"total_tokens\":10197},\"user\":null,"
+                + "\"metadata\":{}}}";
+
+        assertThat(TokenUsage.fromFrameEnd(end)).isEqualTo(new TokenUsage(321L, 9876L));
+        assertThat(TokenUsage.fromFrameEnd(
+                        "}, \"usageMetadata\" : {\"promptTokenCount\":3,\"candidatesTokenCount\":2}}"))
+                .isEqualTo(new TokenUsage(3L, 2L));
+    }
+
+    @Test
+    void aFrameEndReadsNoUsageFromAnswerTextOrFromWhatIsNotAWholeObject() {
+        // an answer that spells a usage object: inside a JSON string its quotes are escaped
+        assertThat(TokenUsage.fromFrameEnd("say \\\"usage\\\":{\\\"input_tokens\\\":999} ok\"}]}]}}"))
+                .isEqualTo(TokenUsage.UNKNOWN);
+        // the key's end inside a longer key, a cut right after the opening quote, a value that is no object
+        assertThat(TokenUsage.fromFrameEnd("{\"max_usage\":{\"input_tokens\":7}}"))
+                .isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromFrameEnd("usage\":{\"input_tokens\":7}}")).isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromFrameEnd(",\"usage\":null}")).isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromFrameEnd(",\"usage\":\"{\\\"input_tokens\\\":7}\"}"))
+                .isEqualTo(TokenUsage.UNKNOWN);
+        // cut inside the object: nothing half-read
+        assertThat(TokenUsage.fromFrameEnd(",\"usage\":{\"input_tokens\":321,\"output_to"))
+                .isEqualTo(TokenUsage.UNKNOWN);
+        // the last whole one counts; a broken later one does not hide it
+        assertThat(TokenUsage.fromFrameEnd(
+                        ",\"usage\":{\"input_tokens\":1,\"output_tokens\":2}},{\"usage\":{\"input_tokens\":"))
+                .isEqualTo(new TokenUsage(1L, 2L));
+        // counts that are not integers, NUL, a deep nest, nothing
+        assertThat(TokenUsage.fromFrameEnd(",\"usage\":{\"input_tokens\":\"12\",\"output_tokens\":1.5}}"))
+                .isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromFrameEnd("\u0000,\"usage\":{\"input_tokens\u0000\":3}}"))
+                .isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromFrameEnd(",\"usage\":" + "{\"a\":".repeat(5_000) + "1" + "}".repeat(5_000)))
+                .isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromFrameEnd("")).isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(TokenUsage.fromFrameEnd(null)).isEqualTo(TokenUsage.UNKNOWN);
+    }
 }

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import io.routegateway.core.usage.TokenUsage;
+
 /**
  * The part of a passed-through stream kept for classification and usage: its head (where failure
  * envelopes and Anthropic's input-token count sit) and its tail (where the terminal frame and the
@@ -115,6 +117,30 @@ final class KeptText {
         String alignedTail =
                 boundary < 0 ? "" : new String(rest, boundary + 2, rest.length - boundary - 2, StandardCharsets.UTF_8);
         return new String(headBytes, StandardCharsets.UTF_8) + "\n\n" + alignedTail;
+    }
+
+    /**
+     * The usage the kept frames carry, in stream order: the head's frames, then the end of the frame
+     * the tail starts inside (its beginning was dropped, {@link #text()} leaves it out; OpenAI
+     * Responses' {@code response.completed} repeats the whole answer, so a long answer's usage is
+     * there), then the tail's whole frames.
+     */
+    TokenUsage usage() {
+        if (tail.isEmpty() || !skipped) {
+            return TokenUsage.fromBody(text());
+        }
+        byte[] headBytes = new byte[headLength];
+        join(head, headBytes, 0);
+        byte[] rest = new byte[tailLength];
+        join(tail, rest, 0);
+        int boundary = frameBoundary(rest);
+        int cutEnd = boundary < 0 ? rest.length : boundary;
+        String cutFrame = new String(rest, 0, cutEnd, StandardCharsets.UTF_8);
+        String alignedTail =
+                boundary < 0 ? "" : new String(rest, boundary + 2, rest.length - boundary - 2, StandardCharsets.UTF_8);
+        return TokenUsage.fromBody(new String(headBytes, StandardCharsets.UTF_8))
+                .then(TokenUsage.fromFrameEnd(cutFrame))
+                .then(TokenUsage.fromBody(alignedTail));
     }
 
     private static int join(Iterable<byte[]> chunks, byte[] into, int at) {

@@ -5,6 +5,7 @@ import java.util.function.Consumer;
 
 import io.routegateway.core.failure.StreamCompletion;
 import io.routegateway.core.failure.UpstreamOutcome;
+import io.routegateway.core.usage.TokenUsage;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -98,11 +99,11 @@ public final class UpstreamStream {
     }
 
     /**
-     * The text kept so far (head and tail, bounded): what usage is read from when the stream is
-     * abandoned before its end, e.g. because the client went away.
+     * The usage the stream has carried so far, from what is kept: also a long stream's, whose kept
+     * tail starts inside a frame that ends with the usage.
      */
-    public String textSoFar() {
-        return kept.text();
+    public TokenUsage usageSoFar() {
+        return kept.usage();
     }
 
     /** Whether a terminal marker has been seen so far. */

@@ -63,6 +63,60 @@ class KeptTextTests {
         // 640 KB passed through; what is held is the head and the tail, 40 KB at most
         assertThat(kept.retainedBytes()).isLessThanOrEqualTo(40 * 1024 + delta.length);
         assertThat(TokenUsage.fromBody(kept.text())).isEqualTo(new TokenUsage(1234L, 5000L));
+        assertThat(kept.usage()).isEqualTo(new TokenUsage(1234L, 5000L));
+    }
+
+    /** OpenAI Responses: the closing frame repeats the whole answer, its usage at its end. */
+    static byte[] longResponsesStream(int answerChars, int deltaChars) {
+        StringBuilder stream = new StringBuilder("event: response.created\ndata: {\"type\":\"response.created\","
+                + "\"response\":{\"id\":\"resp_1\",\"status\":\"in_progress\",\"usage\":null}}\n\n");
+        String piece = "x".repeat(deltaChars);
+        for (int sent = 0; sent < answerChars; sent += deltaChars) {
+            stream.append("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+                            + "\"delta\":\"")
+                    .append(piece)
+                    .append("\"}\n\n");
+        }
+        // the answer quotes a usage object, as text: escaped, it is no usage
+        String answer = "x".repeat(answerChars) + " \\\"usage\\\":{\\\"input_tokens\\\":999999}";
+        stream.append("event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{"
+                        + "\"id\":\"resp_1\",\"status\":\"completed\",\"output\":[{\"type\":\"message\","
+                        + "\"content\":[{\"type\":\"output_text\",\"text\":\"")
+                .append(answer)
+                .append("\"}]}],\"tools\":[],\"usage\":{\"input_tokens\":321,\"input_tokens_details\":"
+                        + "{\"cached_tokens\":0},\"output_tokens\":9876,\"total_tokens\":10197},\"user\":null,"
+                        + "\"metadata\":{}}}\n\n");
+        return stream.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aLongResponsesAnswerKeepsTheUsageAtTheEndOfItsClosingFrame() {
+        byte[] stream = longResponsesStream(100_000, 40);
+        KeptText kept = keptInChunks(stream, stream.length);
+
+        // the 100 KB closing frame is longer than the tail: only its end is kept, and the text leaves it out
+        assertThat(kept.retainedBytes()).isLessThanOrEqualTo(40 * 1024 + 1_000);
+        assertThat(TokenUsage.fromBody(kept.text())).isEqualTo(TokenUsage.UNKNOWN);
+        assertThat(kept.usage()).isEqualTo(new TokenUsage(321L, 9876L));
+    }
+
+    @Test
+    void aClosingFrameCutShortOfItsUsageGivesNoUsage() {
+        byte[] stream = longResponsesStream(100_000, 40);
+        // the client left while the closing frame was still arriving: its usage never came whole
+        int cut = new String(stream, StandardCharsets.UTF_8).lastIndexOf("\"usage\":{\"input_tokens\":321") + 20;
+        KeptText kept = keptInChunks(stream, cut);
+
+        assertThat(kept.retainedBytes()).isLessThan(cut);
+        assertThat(kept.usage()).isEqualTo(TokenUsage.UNKNOWN);
+    }
+
+    private static KeptText keptInChunks(byte[] stream, int upTo) {
+        KeptText kept = new KeptText();
+        for (int at = 0; at < upTo; at += 1_000) {
+            kept.append(Arrays.copyOfRange(stream, at, Math.min(upTo, at + 1_000)));
+        }
+        return kept;
     }
 
     @Test
