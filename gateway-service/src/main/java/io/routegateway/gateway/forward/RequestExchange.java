@@ -120,6 +120,9 @@ final class RequestExchange {
 
     private Cancellable inFlight;
     private UpstreamStream committedStream;
+    /** A committed stream's frames, written once per event-loop turn; null until a stream is committed. */
+    private TurnWrites turnWrites;
+
     private Long ttftMillis;
     private boolean clientGone;
     private boolean settled;
@@ -589,6 +592,7 @@ final class RequestExchange {
         response.putHeader("cache-control", "no-cache");
         response.setChunked(true);
         ClientFlushes.consolidate(ctx.request());
+        turnWrites = new TurnWrites(ctx.vertx().getOrCreateContext(), this::writeFrames);
         firstByteSent();
         writeThrough(usageFrames, stream.firstChunk(), stream.firstChunkBytes());
         stream.start(
@@ -618,14 +622,20 @@ final class RequestExchange {
         }
     }
 
-    /**
-     * Writes one frame of a committed stream without asking for its completion: nothing waits on
-     * it (a broken client connection reaches {@link #clientClosed}, backpressure is {@code
-     * writeQueueFull}), and without a handler Vert.x writes with Netty's void promise instead of a
-     * promise and a listener per frame.
-     */
+    /** One frame of a committed stream for the client: written with the rest of this turn's ({@link TurnWrites}). */
     private void relay(Buffer frame) {
-        response.write(frame, NO_COMPLETION);
+        turnWrites.add(frame);
+    }
+
+    /**
+     * Writes a turn's frames without asking for completion: nothing waits on it (a broken client
+     * connection reaches {@link #clientClosed}, backpressure is {@code writeQueueFull}), and without
+     * a handler Vert.x writes with Netty's void promise instead of a promise and a listener per write.
+     */
+    private void writeFrames(Buffer turn) {
+        if (!clientGone && !response.ended()) {
+            response.write(turn, NO_COMPLETION);
+        }
     }
 
     /**
@@ -655,6 +665,7 @@ final class RequestExchange {
         response.putHeader("cache-control", "no-cache");
         response.setChunked(true);
         ClientFlushes.consolidate(ctx.request());
+        turnWrites = new TurnWrites(ctx.vertx().getOrCreateContext(), this::writeFrames);
         firstByteSent();
         if (!first.isEmpty()) {
             relay(Buffer.buffer(first));
@@ -685,6 +696,7 @@ final class RequestExchange {
         if (clientGone || settled) {
             return;
         }
+        turnWrites.writeNow();
         response.end();
         Verdict verdict = masked(responseTransform(stream.status(), e));
         service.metrics.attempt(request.protocol(), outcomeLabel(verdict));
@@ -718,6 +730,7 @@ final class RequestExchange {
                 transformFailure = responseTransform(outcome.status(), e);
             }
         }
+        turnWrites.writeNow();
         response.end();
         Verdict classified = OutcomeClassifier.classify(outcome, echo);
         Verdict verdict = masked(
@@ -767,6 +780,7 @@ final class RequestExchange {
         }
         if (committedStream != null) {
             committedStream.cancel();
+            turnWrites.discard();
             response.reset();
             settle(response.getStatusCode(), INTERNAL_ERROR, false, TokenUsage.UNKNOWN, false);
             return;
