@@ -103,20 +103,10 @@ final class KeptText {
      */
     String text() {
         if (tail.isEmpty() || !skipped) {
-            // nothing dropped: head and tail are one run of bytes, decoded at once
-            byte[] all = new byte[headLength + tailLength];
-            int at = join(head, all, 0);
-            join(tail, all, at);
-            return new String(all, StandardCharsets.UTF_8);
+            return whole();
         }
-        byte[] headBytes = new byte[headLength];
-        join(head, headBytes, 0);
-        byte[] rest = new byte[tailLength];
-        join(tail, rest, 0);
-        int boundary = frameBoundary(rest);
-        String alignedTail =
-                boundary < 0 ? "" : new String(rest, boundary + 2, rest.length - boundary - 2, StandardCharsets.UTF_8);
-        return new String(headBytes, StandardCharsets.UTF_8) + "\n\n" + alignedTail;
+        Split split = split();
+        return split.head() + "\n\n" + split.alignedTail();
     }
 
     /**
@@ -127,20 +117,42 @@ final class KeptText {
      */
     TokenUsage usage() {
         if (tail.isEmpty() || !skipped) {
-            return TokenUsage.fromBody(text());
+            return TokenUsage.fromBody(whole());
         }
+        Split split = split();
+        return TokenUsage.fromBody(split.head())
+                .then(TokenUsage.fromFrameEnd(split.cutFrame()))
+                .then(TokenUsage.fromBody(split.alignedTail()));
+    }
+
+    /** Nothing dropped: head and tail are one run of bytes, decoded at once. */
+    private String whole() {
+        byte[] all = new byte[headLength + tailLength];
+        int at = join(head, all, 0);
+        join(tail, all, at);
+        return new String(all, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param cutFrame the tail up to its first frame boundary: the end of a frame whose beginning was dropped
+     * @param alignedTail the tail's whole frames after that boundary
+     */
+    private record Split(String head, String cutFrame, String alignedTail) {}
+
+    private Split split() {
         byte[] headBytes = new byte[headLength];
         join(head, headBytes, 0);
         byte[] rest = new byte[tailLength];
         join(tail, rest, 0);
         int boundary = frameBoundary(rest);
-        int cutEnd = boundary < 0 ? rest.length : boundary;
-        String cutFrame = new String(rest, 0, cutEnd, StandardCharsets.UTF_8);
-        String alignedTail =
-                boundary < 0 ? "" : new String(rest, boundary + 2, rest.length - boundary - 2, StandardCharsets.UTF_8);
-        return TokenUsage.fromBody(new String(headBytes, StandardCharsets.UTF_8))
-                .then(TokenUsage.fromFrameEnd(cutFrame))
-                .then(TokenUsage.fromBody(alignedTail));
+        if (boundary < 0) {
+            return new Split(
+                    new String(headBytes, StandardCharsets.UTF_8), new String(rest, StandardCharsets.UTF_8), "");
+        }
+        return new Split(
+                new String(headBytes, StandardCharsets.UTF_8),
+                new String(rest, 0, boundary, StandardCharsets.UTF_8),
+                new String(rest, boundary + 2, rest.length - boundary - 2, StandardCharsets.UTF_8));
     }
 
     private static int join(Iterable<byte[]> chunks, byte[] into, int at) {
