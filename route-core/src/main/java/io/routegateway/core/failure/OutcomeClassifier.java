@@ -8,7 +8,8 @@ package io.routegateway.core.failure;
  * credential.</b> A non-2xx status that is not a failure (400, 404, 422, 402, …) never becomes one,
  * whatever its body says: upstreams quote the request in those answers ("The model `X` does not
  * exist", "X: Extra inputs are not permitted", {@code Unknown name "X"}). On the statuses that do
- * speak about the credential, the quota and permanent markers are read only from the upstream's
+ * speak about the credential, the quota and permanent markers (on every other non-2xx status the
+ * permanent markers alone) are read only from the upstream's
  * own error fields ({@code message}, {@code code}, {@code type}, {@code error_description}; the raw
  * text when the body is not JSON), and a marker that also appears in what the client sent ({@link
  * ClientEcho}) is not evidence: the attempt then counts by its status alone.
@@ -16,7 +17,9 @@ package io.routegateway.core.failure;
  * <ol>
  *   <li>no status: transport failure ({@code transport} / {@code model_test}), permanent if the
  *       error text names a void credential the client did not name;
- *   <li>a non-2xx status other than 408/401/403/429/5xx: not a failure, the body unread;
+ *   <li>a non-2xx status other than 408/401/403/429/5xx: permanent when the upstream's own error
+ *       fields carry a permanent marker the client did not send (relays answer a revoked key
+ *       with 400 too), otherwise not a failure, whatever else the body says;
  *   <li>quota exhaustion in the error fields (401/403 included; on 2xx only inside a structural
  *       failure): the deterministic verdict beats the status code;
  *   <li>permanent text in the error fields (on 2xx only inside a structural failure, so a
@@ -57,11 +60,21 @@ public final class OutcomeClassifier {
     }
 
     private static Verdict classifyErrorStatus(int status, UpstreamOutcome outcome, ClientEcho echo) {
-        if (!FailureClassifier.speaksAboutCredential(status)) {
-            return new Verdict.NotAFailure(status);
-        }
         String body = outcome.body();
         ErrorFields fields = ErrorFields.fromErrorBody(body);
+        if (!FailureClassifier.speaksAboutCredential(status)) {
+            // Relays answer a revoked key with 400 too. A permanent marker in the upstream's own
+            // error fields that the client did not send is the credential's; anything else in a
+            // 400-class answer is the client's request quoted back.
+            if (FailureClassifier.isPermanentEvidence(echo, fields.texts())) {
+                return new Verdict.Permanent(
+                        FailureClassifier.kindFor(status, outcome.modelTest()),
+                        status,
+                        firstNonNull(fields.message(), synthesized(status)),
+                        body);
+            }
+            return new Verdict.NotAFailure(status);
+        }
         if (QuotaExhaustion.matches(fields.code(), fields.type(), fields.message(), echo)) {
             return new Verdict.QuotaExhausted(
                     status, firstNonNull(fields.message(), fields.code(), synthesized(status)), body);

@@ -11,15 +11,28 @@ import java.util.Map;
  * reach different verdicts. A stream is complete once any of these has been seen:
  *
  * <ul>
- *   <li>{@code response.completed} (OpenAI Responses)
+ *   <li>{@code response.completed} (OpenAI Responses), and {@code response.incomplete}: the
+ *       response ended under its own limit ({@code max_output_tokens}, a content filter)
  *   <li>{@code [DONE]} (OpenAI Chat Completions)
  *   <li>{@code message_stop} (Anthropic Messages)
- *   <li>{@code "finish_reason":"stop"}, any JSON whitespace around the colon (Chat Completions)
- *   <li>{@code "finishReason":"STOP"}, any JSON whitespace around the colon (Gemini)
+ *   <li>{@code "finish_reason":"…"} with any non-empty string value ({@code stop}, {@code length},
+ *       {@code tool_calls}, {@code content_filter}), any JSON whitespace around the colon (Chat
+ *       Completions)
+ *   <li>{@code "finishReason":"…"} with any non-empty string value ({@code STOP}, {@code
+ *       MAX_TOKENS}, {@code SAFETY}, …) (Gemini)
+ *   <li>{@code "blockReason":"…"} (Gemini's {@code promptFeedback}: the prompt was refused, nothing
+ *       follows)
  * </ul>
  *
- * Markers are matched on the raw text, not on parsed frames, and case-sensitively. A stream that
- * ends without one is truncated: {@link #DISCONNECTED_MESSAGE}.
+ * The spec names five markers, all of the "stop" kind; the others are the same protocols' own ends
+ * under another finish reason. A stream that ended there completed: what the client asked for
+ * ({@code max_tokens}, content a safety filter refuses) is never evidence about a credential, so it
+ * must not count as a truncation (one client could otherwise put a shared model into {@code error}).
+ * A {@code null} or empty reason ({@code "finish_reason":null} on every Chat delta) is no end.
+ *
+ * <p>Markers are matched on the raw text, not on parsed frames, and case-sensitively; a key is
+ * matched only with its own quotes, so the escaped quotes of a generated text never form one. A
+ * stream that ends without one is truncated: {@link #DISCONNECTED_MESSAGE}.
  *
  * <p>{@link Scan} is incremental: chunks are fed as they arrive and a marker split across chunk
  * boundaries is still found. It keeps no text, only where the markers' automaton stands. All
@@ -38,13 +51,17 @@ public final class StreamCompletion {
 
     /** Pattern token meaning "any run of JSON whitespace, possibly empty". */
     private static final int WS = -1;
+    /** Pattern token meaning "any one character but a double quote". */
+    private static final int NOT_QUOTE = -2;
 
     private static final List<int[]> PATTERNS = List.of(
             literal("response.completed"),
+            literal("response.incomplete"),
             literal("[DONE]"),
             literal("message_stop"),
-            jsonPair("finish_reason", "stop"),
-            jsonPair("finishReason", "STOP"));
+            jsonKeyWithText("finish_reason"),
+            jsonKeyWithText("finishReason"),
+            jsonKeyWithText("blockReason"));
 
     private static final int[][] TOKENS = PATTERNS.toArray(new int[0][]);
     private static final long[] WHITESPACE_POSITIONS =
@@ -233,7 +250,7 @@ public final class StreamCompletion {
                     if (whitespace) {
                         next |= 1L << i;
                     }
-                } else if (token == c) {
+                } else if (token == c || (token == NOT_QUOTE && c != '"')) {
                     next |= 1L << (i + 1);
                 }
             }
@@ -269,8 +286,8 @@ public final class StreamCompletion {
 
     private static boolean usedByAMarker(int c) {
         for (int[] tokens : TOKENS) {
-            if (tokens[0] == WS) {
-                throw new IllegalStateException("a pattern may not start with whitespace");
+            if (tokens[0] < 0) {
+                throw new IllegalStateException("a pattern must start with a character");
             }
             for (int token : tokens) {
                 if (token == c) {
@@ -321,10 +338,13 @@ public final class StreamCompletion {
         return text.chars().toArray();
     }
 
-    private static int[] jsonPair(String key, String value) {
+    /**
+     * {@code "key"}, optional whitespace, a colon, optional whitespace, then a string value with at
+     * least one character: {@code "key" : "x}.
+     */
+    private static int[] jsonKeyWithText(String key) {
         String quotedKey = '"' + key + '"';
-        String quotedValue = '"' + value + '"';
-        int[] tokens = new int[quotedKey.length() + 3 + quotedValue.length()];
+        int[] tokens = new int[quotedKey.length() + 5];
         int at = 0;
         for (char c : quotedKey.toCharArray()) {
             tokens[at++] = c;
@@ -332,9 +352,8 @@ public final class StreamCompletion {
         tokens[at++] = WS;
         tokens[at++] = ':';
         tokens[at++] = WS;
-        for (char c : quotedValue.toCharArray()) {
-            tokens[at++] = c;
-        }
+        tokens[at++] = '"';
+        tokens[at] = NOT_QUOTE;
         return tokens;
     }
 }

@@ -147,9 +147,15 @@ class EchoedMarkerTests {
     void anEchoOnAClientStatusIsNotAFailure(Attack a, int status) {
         assertThat(OutcomeClassifier.classify(UpstreamOutcome.response(status, a.errorBody(), false), a.echo()))
                 .isEqualTo(new Verdict.NotAFailure(status));
-        assertThat(OutcomeClassifier.classify(UpstreamOutcome.response(status, a.errorBody(), false)))
-                .as("whatever the client sent: the status alone decides")
-                .isEqualTo(new Verdict.NotAFailure(status));
+        // the control: the same answer to a client that sent no marker is the upstream's own word;
+        // on these statuses only a permanent marker counts (a relay's 400 for a revoked key)
+        Verdict unechoed = OutcomeClassifier.classify(UpstreamOutcome.response(status, a.errorBody(), false));
+        if (FailureClassifier.isPermanentText(
+                ErrorFields.fromErrorBody(a.errorBody()).message())) {
+            assertThat(unechoed).as("not sent by the client: evidence").isInstanceOf(Verdict.Permanent.class);
+        } else {
+            assertThat(unechoed).as("a quota phrase on a client status").isEqualTo(new Verdict.NotAFailure(status));
+        }
     }
 
     @ParameterizedTest(name = "{0} on {1}: counted by its status only")
@@ -213,6 +219,24 @@ class EchoedMarkerTests {
                         .as(marker)
                         .isInstanceOf(Verdict.Permanent.class);
             }
+        }
+
+        @ParameterizedTest(name = "permanent marker the client did not send, on {0}, revokes")
+        @ValueSource(ints = {400, 402, 404, 409, 422})
+        void permanentMarkerOnAClientStatusRevokes(int status) {
+            for (String marker : FailureClassifier.PERMANENT_MARKERS) {
+                String body = "{\"error\":{\"message\":\"" + marker + "\",\"type\":\"invalid_request_error\"}}";
+                assertThat(OutcomeClassifier.classify(UpstreamOutcome.response(status, body, false), ordinary))
+                        .as(marker)
+                        .isEqualTo(new Verdict.Permanent(FailureKind.UPSTREAM_STATUS, status, marker, body));
+            }
+        }
+
+        @Test
+        void aQuotaPhraseOnAClientStatusIsStillNotAFailure() {
+            String body = "{\"error\":{\"code\":\"insufficient_quota\",\"message\":\"配额耗尽\"}}";
+            assertThat(OutcomeClassifier.classify(UpstreamOutcome.response(400, body, false), ordinary))
+                    .isEqualTo(new Verdict.NotAFailure(400));
         }
 
         @Test

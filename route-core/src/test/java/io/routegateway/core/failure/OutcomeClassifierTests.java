@@ -102,10 +102,30 @@ class OutcomeClassifierTests {
         }
 
         @Test
-        void permanentTextNeverMakesANotAFailureStatusAFailure() {
-            assertThat(classify(UpstreamOutcome.response(
-                            400, "{\"error\":{\"message\":\"Token has been revoked\"}}", false)))
+        void permanentTextInTheUpstreamsOwnErrorOnA400Revokes() {
+            // relays answer a revoked key with 400: every request would get that 400 for ever
+            String body = "{\"error\":{\"message\":\"token has been revoked\"}}";
+            assertThat(classify(UpstreamOutcome.response(400, body, false)))
+                    .isEqualTo(new Verdict.Permanent(FailureKind.UPSTREAM_STATUS, 400, "token has been revoked", body));
+        }
+
+        @Test
+        void permanentTextOnA400ThatTheClientSentIsNotAFailure() {
+            ClientEcho echo = ClientEcho.of(
+                    "{\"model\":\"token has been revoked\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+            assertThat(OutcomeClassifier.classify(
+                            UpstreamOutcome.response(
+                                    400,
+                                    "{\"error\":{\"message\":\"The model `token has been revoked` does not exist\"}}",
+                                    false),
+                            echo))
                     .isEqualTo(new Verdict.NotAFailure(400));
+        }
+
+        @Test
+        void permanentTextOutsideTheErrorFieldsOfA400IsNotEvidence() {
+            String body = "{\"error\":{\"message\":\"bad request\"},\"request\":{\"model\":\"invalid_grant\"}}";
+            assertThat(classify(UpstreamOutcome.response(400, body, false))).isEqualTo(new Verdict.NotAFailure(400));
         }
 
         @Test

@@ -59,17 +59,43 @@ class StreamCompletionTests {
                 .isTrue();
     }
 
+    /**
+     * Every protocol's own end under a finish reason other than "stop": the stream completed; the
+     * client's limit or a safety filter is not a truncation.
+     */
+    @ParameterizedTest(name = "terminal under another finish reason: {0}")
+    @ValueSource(
+            strings = {
+                "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"length\"}]}\n\n",
+                "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+                "data: {\"choices\":[{\"delta\":{},\"finish_reason\" : \"content_filter\"}]}\n\n",
+                "data: {\"candidates\":[{\"finishReason\":\"MAX_TOKENS\"}]}\n\n",
+                "data: {\"candidates\":[{\"finishReason\": \"SAFETY\"}]}\n\n",
+                "data: {\"candidates\":[{\"finishReason\":\"RECITATION\"}]}\n\n",
+                "data: {\"promptFeedback\":{\"blockReason\":\"SAFETY\"}}\n\n",
+                "event: response.incomplete\ndata: {\"type\":\"response.incomplete\"}\n\n"
+            })
+    void otherFinishReasonsAreTerminal(String frame) {
+        assertThat(StreamCompletion.hasTerminalMarker(frame)).isTrue();
+    }
+
     @ParameterizedTest(name = "not terminal: {0}")
     @ValueSource(
             strings = {
                 "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n",
-                "data: {\"finish_reason\":\"length\"}\n\n",
-                "data: {\"finish_reason\":\"tool_calls\"}\n\n",
-                "data: {\"finish_reason\":\"STOP\"}\n\n",
-                "data: {\"finishReason\":\"stop\"}\n\n",
-                "data: {\"finishReason\":\"MAX_TOKENS\"}\n\n",
                 "data: {\"finish_reason\":null}\n\n",
+                "data: {\"finish_reason\": null}\n\n",
+                "data: {\"finish_reason\":\"\"}\n\n",
+                "data: {\"finishReason\":null}\n\n",
+                "data: {\"finish_reason\":\n\n",
+                "data: {\"blockReason\":\"\"}\n\n",
+                "data: {\"Finish_reason\":\"stop\"}\n\n",
+                "data: {\"finish_reason_x\":\"stop\"}\n\n",
+                // a generated text that spells a key: its quotes are escaped, so no key matches
+                "data: {\"choices\":[{\"delta\":{\"content\":\"\\\"finish_reason\\\":\\\"stop\\\"\"}}]}\n\n",
+                "data: {\"choices\":[{\"delta\":{\"content\":\"\\\"finishReason\\\": \\\"STOP\\\"\"}}]}\n\n",
                 "event: response.in_progress\n\n",
+                "event: response.output_text.delta\n\n",
                 "event: message_delta\n\n",
                 "data: [DONE\n\n",
                 ""
@@ -195,11 +221,16 @@ class StreamCompletionTests {
                 "completed",
                 "\"finish_reason\"",
                 "\"finishReason\"",
+                "\"blockReason\"",
+                "incomplete",
                 ":",
                 " ",
                 "\t",
+                "null",
+                "\"\"",
                 "\"stop\"",
                 "\"STOP\"",
+                "\"MAX_TOKENS\"",
                 "x",
                 "你");
         return Arbitraries.of(pieces).list().ofMaxSize(30).map(list -> String.join("", list));
@@ -208,15 +239,17 @@ class StreamCompletionTests {
     /** Reference implementation: the spec's markers as regular expressions over the whole text. */
     private static boolean naiveHasMarker(String text) {
         return text.contains("response.completed")
+                || text.contains("response.incomplete")
                 || text.contains("[DONE]")
                 || text.contains("message_stop")
-                || text.matches("(?s).*\"finish_reason\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"stop\".*")
-                || text.matches("(?s).*\"finishReason\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"STOP\".*");
+                || text.matches("(?s).*\"finish_reason\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"[^\"].*")
+                || text.matches("(?s).*\"finishReason\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"[^\"].*")
+                || text.matches("(?s).*\"blockReason\"[ \\t\\r\\n]*:[ \\t\\r\\n]*\"[^\"].*");
     }
     /** The markers as a regular expression: what the scan (and its skipping of resting characters) must agree with. */
-    private static final Pattern REFERENCE = Pattern.compile("response\\.completed|\\[DONE]|message_stop"
-            + "|\"finish_reason\"[ \\t\\n\\r]*:[ \\t\\n\\r]*\"stop\""
-            + "|\"finishReason\"[ \\t\\n\\r]*:[ \\t\\n\\r]*\"STOP\"");
+    private static final Pattern REFERENCE =
+            Pattern.compile("response\\.completed|response\\.incomplete|\\[DONE]|message_stop"
+                    + "|\"(?:finish_reason|finishReason|blockReason)\"[ \\t\\n\\r]*:[ \\t\\n\\r]*\"[^\"]");
 
     @Property
     void theScanAgreesWithTheMarkersAsARegularExpression(
@@ -234,7 +267,11 @@ class StreamCompletionTests {
         return Arbitraries.of(
                         "\"finish_reason\"",
                         "\"finishReason\"",
+                        "\"blockReason\"",
                         "\"stop\"",
+                        "null",
+                        ".incomplete",
+                        "incomplete",
                         "\"STOP\"",
                         ":",
                         " ",

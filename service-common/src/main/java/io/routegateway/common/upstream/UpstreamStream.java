@@ -5,6 +5,7 @@ import java.util.function.Consumer;
 
 import io.routegateway.core.failure.StreamCompletion;
 import io.routegateway.core.failure.UpstreamOutcome;
+import io.routegateway.core.forward.StreamOpening;
 import io.routegateway.core.usage.TokenUsage;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -13,11 +14,13 @@ import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 
 /**
- * A 2xx upstream stream whose first chunk has arrived, held paused until the caller commits to
- * passing it through ({@link #start}) or fails over ({@link #cancel}). Every chunk, the first
+ * A 2xx upstream stream whose first data chunk has arrived, held paused until the caller commits to
+ * passing it through ({@link #start}) or fails over ({@link #cancel}). SSE comments and blank
+ * lines before the first data ({@code : keep-alive}) do not end the failover window ({@link
+ * StreamOpening}): they are held and become the start of the first chunk. Every chunk, the first
  * included, is fed to the same {@link StreamCompletion} scan the buffered path uses, so both paths
- * reach the same verdict on truncation. The read-gap timeout keeps running between chunks (but
- * not while the caller has paused reading).
+ * reach the same verdict on truncation. The read-gap timeout keeps running between chunks, the
+ * held comments' included (but not while the caller has paused reading).
  *
  * <p>Not thread-safe: every method must run on the Vert.x context the exchange was started on (the
  * caller's event loop), where all upstream callbacks arrive too.
@@ -48,6 +51,10 @@ public final class UpstreamStream {
     private byte[] firstChunkBytes;
     private String firstChunkText;
     private StreamCompletion.Scan scan = StreamCompletion.scan();
+    private StreamOpening opening = StreamOpening.start();
+    /** Comments and blank lines that arrived before the first data, null while there are none. */
+    private Buffer heldOpening;
+
     private ChunkHandler chunkHandler;
     private Consumer<UpstreamOutcome> endHandler;
     private Consumer<UpstreamOutcome> endBeforeFirstChunk;
@@ -78,7 +85,10 @@ public final class UpstreamStream {
         return response.headers();
     }
 
-    /** The first non-empty body chunk, never null. */
+    /**
+     * The first chunk that carries data (any SSE comments and blank lines before it at its start),
+     * never null.
+     */
     public Buffer firstChunk() {
         return firstChunk;
     }
@@ -176,7 +186,18 @@ public final class UpstreamStream {
             scan = scan.feed(bytes, 0, bytes.length);
             kept.append(bytes);
             if (firstChunk == null) {
-                firstChunk = chunk;
+                opening = opening.feed(bytes, 0, bytes.length);
+                if (!opening.dataBegun()) {
+                    heldOpening = (heldOpening == null ? Buffer.buffer() : heldOpening).appendBuffer(chunk);
+                    return;
+                }
+                Buffer first = chunk;
+                if (heldOpening != null) {
+                    first = heldOpening.appendBuffer(chunk);
+                    bytes = first.getBytes();
+                    heldOpening = null;
+                }
+                firstChunk = first;
                 firstChunkBytes = bytes;
                 firstChunkText = new String(bytes, StandardCharsets.UTF_8);
                 response.pause();
@@ -217,8 +238,10 @@ public final class UpstreamStream {
         }
         finished = true;
         watch.stop();
+        // a stream that ended inside its opening comments received nothing: no data, no evidence
+        String body = opening.dataBegun() ? kept.text() : "";
         UpstreamOutcome outcome = UpstreamOutcome.passthroughStream(
-                response.statusCode(), kept.text(), scan.completed(), transportError, modelTest);
+                response.statusCode(), body, scan.completed(), transportError, modelTest);
         if (firstChunk == null) {
             endBeforeFirstChunk.accept(outcome);
         } else {

@@ -274,6 +274,52 @@ class UpstreamClientTests {
     }
 
     @Test
+    void keepAliveCommentsBeforeTheFirstDataDoNotEndTheFailoverWindow() {
+        // a relay's comments while the upstream thinks, then the upstream's error envelope: the
+        // error must arrive inside the window (judged before anything reaches the client)
+        behaviour.set(request -> {
+            request.response().setChunked(true).putHeader("content-type", "text/event-stream");
+            request.response().write(": OPENROUTER PROCESSING\n\n");
+            vertx.setTimer(
+                    50,
+                    id -> request.response()
+                            .write(": keep-alive\n\n")
+                            .compose(v -> request.response()
+                                    .write("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
+                                            + "\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n")));
+        });
+
+        UpstreamStream stream = ((UpstreamResponse.Streaming) open(request(true))).stream();
+
+        assertThat(stream.firstChunkText())
+                .as("held comments lead the first data chunk, nothing is lost")
+                .startsWith(": OPENROUTER PROCESSING\n\n: keep-alive\n\n")
+                .contains("Overloaded");
+        assertThat(io.routegateway.core.failure.SemanticFailureDetector.firstChunkIsFailure(stream.firstChunkText()))
+                .isTrue();
+        vertx.runOnContext(v -> stream.cancel());
+    }
+
+    @Test
+    void aStreamOfCommentsOnlyThatDiesIsATransportFailureBeforeTheFirstChunk() {
+        behaviour.set(request -> {
+            request.response().setChunked(true).putHeader("content-type", "text/event-stream");
+            request.response().write(": keep-alive\n\n");
+            vertx.setTimer(50, id -> request.connection().close());
+        });
+
+        UpstreamResponse response = open(request(true));
+
+        assertThat(response)
+                .isInstanceOfSatisfying(
+                        UpstreamResponse.Complete.class,
+                        complete -> assertThat(complete.verdict())
+                                .isInstanceOfSatisfying(
+                                        Verdict.Transient.class,
+                                        failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TRANSPORT)));
+    }
+
+    @Test
     void non2xxInStreamingModeIsReadWhole() {
         behaviour.set(request -> request.response().setStatusCode(400).end("{\"error\":{\"message\":\"bad\"}}"));
 
