@@ -94,11 +94,15 @@ class ModelTestOutcomeTests {
     }
 
     @Test
-    void permanentTextOnAClientSideStatusPublishesNothing() {
+    void permanentTextOnAClientSideStatusRevokes() {
+        // a model test carries no client text: a relay's 400 naming a void grant is the credential's
         ModelTestOutcome outcome = test(UpstreamOutcome.response(400, "{\"error\":\"invalid_grant\"}", true));
 
         assertThat(outcome.success()).isFalse();
-        assertThat(outcome.event()).isNull();
+        assertThat(outcome.event())
+                .isInstanceOfSatisfying(
+                        CredentialEvent.PermanentFailureRecorded.class,
+                        e -> assertThat(e.kind()).isEqualTo("model_test_status"));
     }
 
     @Test
