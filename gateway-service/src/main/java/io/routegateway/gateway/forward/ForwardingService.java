@@ -26,20 +26,11 @@ import io.vertx.ext.web.RoutingContext;
 @Singleton
 public class ForwardingService {
 
-    final PoolViewHolder views;
-    final UpstreamClient upstream;
-    final SecretCache secrets;
-    final TokenCounter tokens;
-    final LocalOutcomes localOutcomes;
-    final OutcomeWindow window;
-    final OutcomePublisher outcomes;
-    final UsagePublisher usage;
-    final GatewayMetrics metrics;
-    final Clock clock;
-    final Vertx vertx;
-    final UpstreamTimeouts timeouts;
-    final int maxCredentials;
-    final long maxResponseBytes;
+    private final Forwarding forwarding;
+    private final UsagePublisher usage;
+    private final GatewayMetrics metrics;
+    private final Clock clock;
+    private final PoolViewHolder views;
     private final Duration configuredAffinityTtl;
     private final int configuredAffinityCapacity;
     /** Session-affinity memory; thread-safe by its own monitor. Replaced when its settings change. */
@@ -54,28 +45,35 @@ public class ForwardingService {
             OutcomeWindow window,
             OutcomePublisher outcomes,
             UsagePublisher usage,
+            Refusals refusals,
             GatewayMetrics metrics,
             Clock clock,
             Vertx vertx,
             GatewayConfig config) {
         this.views = views;
-        this.upstream = upstream;
-        this.secrets = secrets;
-        this.tokens = tokens;
-        this.localOutcomes = localOutcomes;
-        this.window = window;
-        this.outcomes = outcomes;
         this.usage = usage;
         this.metrics = metrics;
         this.clock = clock;
-        this.vertx = vertx;
-        this.timeouts = UpstreamTimeouts.of(
-                config.upstream().connectTimeout(), config.upstream().readGapTimeout(), GatewayConfig.UPSTREAM_PREFIX);
-        this.maxCredentials = config.retry().maxCredentials();
-        this.maxResponseBytes = config.upstream().maxResponseSize().asLongValue();
         this.configuredAffinityTtl = config.affinity().ttl();
         this.configuredAffinityCapacity = config.affinity().capacity();
         this.affinity = new AffinityTable(configuredAffinityTtl, configuredAffinityCapacity);
+        this.forwarding = new Forwarding(
+                views,
+                upstream,
+                UpstreamTimeouts.of(
+                        config.upstream().connectTimeout(),
+                        config.upstream().readGapTimeout(),
+                        GatewayConfig.UPSTREAM_PREFIX),
+                secrets,
+                tokens,
+                new AttemptRecorder(localOutcomes, outcomes, window, clock, this::affinity),
+                refusals,
+                metrics,
+                clock,
+                vertx,
+                this::affinity,
+                config.retry().maxCredentials(),
+                config.upstream().maxResponseSize().asLongValue());
     }
 
     /**
@@ -101,6 +99,6 @@ public class ForwardingService {
 
     /** Takes over the client response of {@code ctx}; must be called on the request's event loop. */
     public void forward(RoutingContext ctx, ProxyRequest request) {
-        new RequestExchange(this, ctx, request).start();
+        new RequestExchange(forwarding, new Settlement(usage, metrics, clock, request), ctx, request).start();
     }
 }

@@ -7,6 +7,8 @@ import java.util.UUID;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.core.bridge.BridgePlan;
 import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.forward.AttemptPlan;
+import io.routegateway.core.forward.Operation;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.RouteRequest;
 
@@ -60,6 +62,11 @@ public record ProxyRequest(
                 bodyBytes,
                 arrivedNanos,
                 operation);
+    }
+
+    /** What an attempt needs of the client's request. */
+    public AttemptPlan.Client attemptInput() {
+        return new AttemptPlan.Client(protocol, operation, body, clientHeaders, clientStream, customTools, bridges);
     }
 
     /** An Anthropic {@code count_tokens} request. */

@@ -8,6 +8,7 @@ import java.util.UUID;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.core.bridge.BridgePlan;
 import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.forward.Operation;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.ProtocolRule;

@@ -1,4 +1,4 @@
-package io.routegateway.gateway.forward;
+package io.routegateway.core.forward;
 
 /** What a forwarded request asks of the upstream. */
 public enum Operation {

@@ -1,0 +1,143 @@
+package io.routegateway.gateway.forward;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.common.upstream.UpstreamResponse;
+import io.routegateway.core.bridge.Bridge;
+import io.routegateway.core.bridge.BridgeException;
+import io.routegateway.core.bridge.ChatRequest;
+import io.routegateway.core.bridge.Embeddings;
+import io.routegateway.core.bridge.ErrorReply;
+import io.routegateway.core.bridge.SseEvent;
+import io.routegateway.core.bridge.StreamTranslator;
+import io.routegateway.core.forward.ChatStreamUsage;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.usage.TokenUsage;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+
+/**
+ * An upstream answer read whole, as the client gets it: a success as it came (a native one) or
+ * converted into the client's protocol (a bridged one), a client-side error as the upstream sent it
+ * but masked (re-shaped into the client protocol's envelope on a bridge). The tokens are read from
+ * the upstream's own body in both cases.
+ */
+final class BufferedAnswer {
+
+    /** Marks a count_tokens or embeddings answer whose tokens the gateway estimated. */
+    static final String ESTIMATE_HEADER = "x-route-token-count";
+
+    /** What was answered, for the settlement. */
+    record Sent(int status, boolean success, TokenUsage tokens) {}
+
+    private BufferedAnswer() {}
+
+    /**
+     * A native answer.
+     *
+     * @param hidesUsageFrame a Chat stream read whole (an official account) whose client did not ask
+     *     for usage: its usage frame is left out, as on a passed-through stream
+     * @param countTokens a count_tokens answer: its input_tokens were counted, not spent
+     */
+    static Sent nativeAnswer(
+            HttpServerResponse response,
+            Settlement settlement,
+            UpstreamResponse.Complete complete,
+            boolean success,
+            CredentialMask mask,
+            boolean hidesUsageFrame,
+            boolean countTokens) {
+        int status = complete.status();
+        response.setStatusCode(status);
+        UpstreamHeaders.copy(complete.headers(), response, "application/json");
+        settlement.firstByteSent();
+        Buffer body = success ? complete.body() : mask.body(complete.body());
+        if (success && hidesUsageFrame) {
+            body = Buffer.buffer(ChatStreamUsage.withoutUsageFrame(body.getBytes()));
+        }
+        response.end(body);
+        return new Sent(
+                status,
+                success,
+                countTokens
+                        ? TokenUsage.UNKNOWN
+                        : TokenUsage.fromBody(complete.outcome().body()));
+    }
+
+    /**
+     * A bridged answer: {@code converted} on success, else the upstream's client-side error
+     * re-shaped into the client protocol's envelope (masked first).
+     *
+     * @param estimatedTokens the local estimate behind a bridged embeddings answer, null otherwise
+     */
+    static Sent bridgedAnswer(
+            HttpServerResponse response,
+            Settlement settlement,
+            UpstreamResponse.Complete complete,
+            boolean success,
+            Buffer converted,
+            Integer estimatedTokens,
+            Bridge bridge,
+            CredentialMask mask,
+            boolean clientStream) {
+        int status = complete.status();
+        Buffer body;
+        if (success) {
+            body = converted;
+        } else {
+            ErrorReply reply = bridge.error(status, mask.body(complete.body()).toString(StandardCharsets.UTF_8));
+            status = reply.status();
+            body = Buffer.buffer(reply.body().toString());
+        }
+        response.setStatusCode(status);
+        UpstreamHeaders.copy(complete.headers(), response, "application/json");
+        response.putHeader("content-type", success && clientStream ? "text/event-stream" : "application/json");
+        TokenUsage tokens = TokenUsage.fromBody(complete.outcome().body());
+        if (success && estimatedTokens != null) {
+            // embeddings through the bridge: the upstream did not count, the gateway estimated
+            response.putHeader(ESTIMATE_HEADER, "estimate");
+            tokens = new TokenUsage((long) estimatedTokens, 0L);
+        }
+        settlement.firstByteSent();
+        response.end(body);
+        return new Sent(status, success, tokens);
+    }
+
+    /**
+     * The whole bridged answer for the client: one converted document, or a stream translated at
+     * once. Throws when the bridge cannot read the upstream's answer.
+     */
+    static Buffer convert(
+            Bridge bridge, ChatRequest canonical, Buffer upstreamBody, boolean clientStream, Instant now) {
+        if (clientStream) {
+            StreamTranslator whole = bridge.stream(canonical, now);
+            List<SseEvent> events = new ArrayList<>(whole.feed(upstreamBody.getBytes()));
+            events.addAll(whole.finish());
+            return Buffer.buffer(StreamTranslator.wire(events));
+        }
+        return Buffer.buffer(bridge.response(json(upstreamBody), now).toString());
+    }
+
+    /**
+     * A Gemini embeddings answer in OpenAI's shape, with the local estimate of the input as its
+     * usage (Gemini reports no tokens). Throws when it is not one vector per input.
+     */
+    static Buffer embeddingsFromGemini(
+            Buffer upstreamBody, List<String> texts, String requestedModel, boolean base64, int tokens) {
+        return Buffer.buffer(Embeddings.fromGemini(json(upstreamBody), texts.size(), requestedModel, base64, tokens)
+                .toString());
+    }
+
+    private static JsonNode json(Buffer body) {
+        try {
+            return Json.MAPPER.readTree(body.getBytes());
+        } catch (IOException e) {
+            throw new BridgeException("upstream response is not JSON");
+        }
+    }
+}

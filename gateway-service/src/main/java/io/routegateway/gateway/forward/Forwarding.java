@@ -1,0 +1,34 @@
+package io.routegateway.gateway.forward;
+
+import java.time.Clock;
+import java.util.function.Supplier;
+
+import io.routegateway.common.upstream.UpstreamClient;
+import io.routegateway.common.upstream.UpstreamTimeouts;
+import io.routegateway.core.select.AffinityTable;
+import io.routegateway.gateway.metrics.GatewayMetrics;
+import io.routegateway.gateway.view.PoolViewHolder;
+import io.vertx.core.Vertx;
+
+/**
+ * What every request's exchange shares, built once by {@link ForwardingService}: immutable, so an
+ * exchange reads it without asking who else does.
+ *
+ * @param affinity the session-affinity memory as the runtime settings size it now
+ * @param maxCredentials {@code gateway.retry.max-credentials}
+ * @param maxResponseBytes {@code gateway.upstream.max-response-size}
+ */
+record Forwarding(
+        PoolViewHolder views,
+        UpstreamClient upstream,
+        UpstreamTimeouts timeouts,
+        SecretCache secrets,
+        TokenCounter tokens,
+        AttemptRecorder recorder,
+        Refusals refusals,
+        GatewayMetrics metrics,
+        Clock clock,
+        Vertx vertx,
+        Supplier<AffinityTable> affinity,
+        int maxCredentials,
+        long maxResponseBytes) {}

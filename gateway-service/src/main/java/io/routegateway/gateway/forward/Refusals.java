@@ -1,0 +1,71 @@
+package io.routegateway.gateway.forward;
+
+import java.time.Clock;
+
+import jakarta.inject.Singleton;
+
+import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.EventIds;
+import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.forward.ClientMessages;
+import io.routegateway.core.forward.ErrorEnvelope;
+import io.routegateway.core.forward.Refusal;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.gateway.metrics.GatewayMetrics;
+import io.routegateway.gateway.publish.UsagePublisher;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+
+/**
+ * The one writer of the gateway's own answers, before routing (the front door, the request's
+ * parse, the listings) and after it (the pool has nothing, the upstream's answer is too large):
+ * the client protocol's error envelope ({@link ErrorEnvelope}: OpenAI's {@code {"error":{"message",
+ * "type","param","code"}}}, Anthropic's {@code {"type":"error","error":{"type","message","code"}}},
+ * Gemini's {@code {"error":{"code","message","status","details"}}}), the gateway's code in each and
+ * the message {@link ClientMessages#bounded bounded} (it may quote client text such as a model
+ * name). A refusal before routing is also counted here; one after it is settled by its exchange.
+ */
+@Singleton
+public class Refusals {
+
+    private final GatewayMetrics metrics;
+    private final UsagePublisher usage;
+    private final Clock clock;
+
+    Refusals(GatewayMetrics metrics, UsagePublisher usage, Clock clock) {
+        this.metrics = metrics;
+        this.usage = usage;
+        this.clock = clock;
+    }
+
+    /** The envelope's bytes. @param protocol the client's, null when none is known (OpenAI's shape) */
+    public static Buffer envelope(Protocol protocol, Refusal refusal) {
+        return Buffer.buffer(ErrorEnvelope.of(
+                protocol, refusal.status(), refusal.code(), ClientMessages.bounded(refusal.message()), refusal.type()));
+    }
+
+    /** Writes the refusal and ends the response (nothing counted). */
+    static void write(HttpServerResponse response, Protocol protocol, Refusal refusal) {
+        response.setStatusCode(refusal.status())
+                .putHeader("content-type", "application/json")
+                .end(envelope(protocol, refusal));
+    }
+
+    /**
+     * Answers a request refused before routing and counts it: the request metric, and a usage record
+     * when its key is known (request logs show the code).
+     */
+    public void answer(HttpServerResponse response, AccessKeySnapshot key, Protocol protocol, Refusal refusal) {
+        write(response, protocol, refusal);
+        counted(key, protocol, refusal.status(), refusal.code());
+    }
+
+    /** Counts a refusal answered by other means (one that also closes the connection). */
+    public void counted(AccessKeySnapshot key, Protocol protocol, int status, String code) {
+        metrics.request(protocol, status, code);
+        if (key != null) {
+            usage.publish(RequestCompleted.refused(
+                    EventIds.next(), clock.instant(), protocol, key.accessKeyId(), status, code));
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.routegateway.gateway.forward;
+
+import java.time.Clock;
+import java.util.UUID;
+
+import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.core.select.RouteResult;
+import io.routegateway.core.usage.TokenUsage;
+import io.routegateway.gateway.metrics.GatewayMetrics;
+import io.routegateway.gateway.publish.UsagePublisher;
+
+/**
+ * The end of one forwarded request, exactly once: its request metric and its usage record, with the
+ * time to the first byte sent. Keeps only what the record needs of the request (never its body, so
+ * a committed stream does not hold its prompt).
+ */
+final class Settlement {
+
+    private final UsagePublisher usage;
+    private final GatewayMetrics metrics;
+    private final Clock clock;
+    private final UUID requestId;
+    private final Protocol protocol;
+    private final String accessKeyId;
+    private final String requestedModel;
+    private final boolean clientStream;
+    private final long arrivedNanos;
+
+    private Long ttftMillis;
+    private boolean settled;
+
+    Settlement(UsagePublisher usage, GatewayMetrics metrics, Clock clock, ProxyRequest request) {
+        this.usage = usage;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.requestId = request.requestId();
+        this.protocol = request.protocol();
+        this.accessKeyId = request.accessKey().accessKeyId();
+        this.requestedModel = request.requestedModel();
+        this.clientStream = request.clientStream();
+        this.arrivedNanos = request.arrivedNanos();
+    }
+
+    /** The first byte of the answer leaves now: the time to first token. */
+    void firstByteSent() {
+        long nanos = System.nanoTime() - arrivedNanos;
+        ttftMillis = nanos / 1_000_000;
+        metrics.ttft(nanos);
+    }
+
+    boolean settled() {
+        return settled;
+    }
+
+    /**
+     * @param selected the credential of the last attempt, null when none was selected
+     * @param attempts upstream attempts made
+     */
+    void settle(
+            RouteResult.Selected selected,
+            int attempts,
+            int status,
+            String reasonCode,
+            boolean success,
+            TokenUsage tokens,
+            boolean disconnected) {
+        if (settled) {
+            return;
+        }
+        settled = true;
+        metrics.request(protocol, status, reasonCode);
+        usage.publish(RequestCompleted.settled(
+                requestId,
+                clock.instant(),
+                protocol,
+                accessKeyId,
+                selected == null ? null : selected.group().groupId(),
+                selected == null ? null : selected.credential().credentialId(),
+                requestedModel,
+                selected == null ? null : selected.modelKey(),
+                attempts,
+                status,
+                reasonCode,
+                (System.nanoTime() - arrivedNanos) / 1_000_000,
+                ttftMillis,
+                tokens.inputTokens(),
+                tokens.outputTokens(),
+                clientStream,
+                disconnected,
+                success));
+    }
+}
