@@ -25,7 +25,6 @@ import io.routegateway.core.forward.ClientMessages;
 import io.routegateway.core.forward.Refusal;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.quota.UsageLimits;
-import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.select.Router;
 import io.routegateway.core.usage.TokenUsage;
@@ -57,8 +56,6 @@ final class RequestExchange {
     static final int CLIENT_CLOSED_REQUEST = 499;
 
     static final String CLIENT_DISCONNECTED = "client_disconnected";
-    static final String INTERNAL_ERROR = "internal_error";
-    static final String UPSTREAM_RESPONSE_TOO_LARGE = "upstream_response_too_large";
 
     private static final Logger LOG = Logger.getLogger(RequestExchange.class);
 
@@ -105,12 +102,7 @@ final class RequestExchange {
             return;
         }
         if (credentialsTried >= f.maxCredentials()) {
-            ReasonCode code = ReasonCode.NO_AVAILABLE_CREDENTIAL;
-            refuse(
-                    Refusal.of(
-                            code,
-                            code.meaning() + ": gave up after " + credentialsTried + " credentials" + lastFailure()),
-                    null);
+            refuse(Refusal.gaveUp(credentialsTried, lastFailure()), null);
             return;
         }
         RouteResult result = Router.route(
@@ -189,7 +181,8 @@ final class RequestExchange {
         UpstreamResponse.Complete complete = (UpstreamResponse.Complete) upstreamResponse;
         f.metrics().upstreamLatency(complete.headNanos());
         if (complete.oversize()) {
-            tooLarge();
+            f.metrics().attempt(request.protocol(), Refusal.UPSTREAM_RESPONSE_TOO_LARGE);
+            refuse(Refusal.upstreamTooLarge(f.maxResponseBytes()), null);
             return;
         }
         // the verdict is the upstream's own answer's; only a usable answer is then converted, and
@@ -273,7 +266,8 @@ final class RequestExchange {
                 AttemptDecision.after(verdict, retriesUsed, credential.failurePolicy(), selected.fromCoolingFallback());
         f.metrics()
                 .attempt(
-                        request.protocol(), decision == AttemptDecision.RETRY_SAME ? "retried" : outcomeLabel(verdict));
+                        request.protocol(),
+                        decision == AttemptDecision.RETRY_SAME ? "retried" : verdict.outcomeLabel());
         if (AttemptDecision.counts(verdict, decision)) {
             f.recorder().record(verdict, selected, request.route());
         }
@@ -332,10 +326,10 @@ final class RequestExchange {
                         ? transformFailure(status, end.transformFailure())
                         : classified;
         verdict = mask.verdict(verdict);
-        f.metrics().attempt(request.protocol(), outcomeLabel(verdict));
+        f.metrics().attempt(request.protocol(), verdict.outcomeLabel());
         f.recorder().record(verdict, selected, request.route());
         boolean success = verdict instanceof Verdict.Success;
-        settle(status, success ? null : failureLabel(verdict), success, answer.stream.usageSoFar(), false);
+        settle(status, success ? null : verdict.failureLabel(), success, answer.stream.usageSoFar(), false);
     }
 
     /** The gateway's answer after routing: the pool has nothing, or the answer was too large. */
@@ -347,24 +341,6 @@ final class RequestExchange {
         }
         Refusals.write(response, request.protocol(), refusal);
         settle(refusal.status(), refusal.code(), false, TokenUsage.UNKNOWN, false);
-    }
-
-    /**
-     * The upstream's answer passed {@code gateway.upstream.max-response-size}: the client gets 502,
-     * nothing is retried (another credential would answer the same request as largely) and nothing is
-     * recorded for the credential (the size of an answer is no evidence about it).
-     */
-    private void tooLarge() {
-        f.metrics().attempt(request.protocol(), UPSTREAM_RESPONSE_TOO_LARGE);
-        refuse(
-                new Refusal(
-                        502,
-                        UPSTREAM_RESPONSE_TOO_LARGE,
-                        "the upstream's answer exceeds " + f.maxResponseBytes()
-                                + " bytes (gateway.upstream.max-response-size); ask for a streamed answer or a"
-                                + " smaller one",
-                        "api_error"),
-                null);
     }
 
     /**
@@ -403,10 +379,10 @@ final class RequestExchange {
         }
         if (committed != null) {
             committed.reset();
-            settle(response.getStatusCode(), INTERNAL_ERROR, false, TokenUsage.UNKNOWN, false);
+            settle(response.getStatusCode(), Refusal.INTERNAL_ERROR, false, TokenUsage.UNKNOWN, false);
             return;
         }
-        refuse(new Refusal(500, INTERNAL_ERROR, "the gateway failed to forward the request", "api_error"), null);
+        refuse(Refusal.internalError(), null);
     }
 
     private void clientClosed() {
@@ -485,28 +461,5 @@ final class RequestExchange {
     private String lastFailure() {
         String detail = ClientMessages.lastFailure(lastFailure);
         return detail == null ? "" : "; last failure: " + (mask == null ? detail : mask.baseUrl(detail));
-    }
-
-    static String outcomeLabel(Verdict verdict) {
-        if (verdict instanceof Verdict.Success) {
-            return "success";
-        }
-        if (verdict instanceof Verdict.NotAFailure) {
-            return "not_a_failure";
-        }
-        if (verdict instanceof Verdict.Permanent) {
-            return "permanent";
-        }
-        return verdict instanceof Verdict.QuotaExhausted ? "quota" : "transient";
-    }
-
-    private static String failureLabel(Verdict verdict) {
-        if (verdict instanceof Verdict.Transient failure) {
-            return failure.kind().label();
-        }
-        if (verdict instanceof Verdict.Permanent failure) {
-            return failure.kind().label();
-        }
-        return verdict instanceof Verdict.QuotaExhausted quota ? quota.kind().label() : null;
     }
 }

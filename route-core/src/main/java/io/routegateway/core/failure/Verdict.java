@@ -17,6 +17,31 @@ public sealed interface Verdict
         return this instanceof Transient || this instanceof Permanent || this instanceof QuotaExhausted;
     }
 
+    /** The attempt's label in metrics: success, not_a_failure, transient, permanent or quota. */
+    default String outcomeLabel() {
+        if (this instanceof Success) {
+            return "success";
+        }
+        if (this instanceof NotAFailure) {
+            return "not_a_failure";
+        }
+        if (this instanceof Permanent) {
+            return "permanent";
+        }
+        return this instanceof QuotaExhausted ? "quota" : "transient";
+    }
+
+    /** A failure's kind label (the usage record's reason code), null for a success or a client error. */
+    default String failureLabel() {
+        if (this instanceof Transient failure) {
+            return failure.kind().label();
+        }
+        if (this instanceof Permanent failure) {
+            return failure.kind().label();
+        }
+        return this instanceof QuotaExhausted quota ? quota.kind().label() : null;
+    }
+
     /** A usable response: success clearing applies. */
     record Success() implements Verdict {}
 
