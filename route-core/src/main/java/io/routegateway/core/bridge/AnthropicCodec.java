@@ -350,7 +350,7 @@ public final class AnthropicCodec implements ProtocolCodec {
                 Nodes.text(body, "model"),
                 parts,
                 stopReason(Nodes.text(body, "stop_reason")),
-                usage(body.get("usage")));
+                Usage.fromUsageObject(body.get("usage")));
     }
 
     static FinishReason stopReason(String reason) {
@@ -377,18 +377,6 @@ public final class AnthropicCodec implements ProtocolCodec {
             case CONTENT_FILTER -> "refusal";
             default -> "end_turn";
         };
-    }
-
-    /** Anthropic's {@code input_tokens} excludes cached tokens; the canonical count includes them. */
-    static Usage usage(JsonNode usage) {
-        if (usage == null || !usage.isObject()) {
-            return Usage.NONE;
-        }
-        Long input = Nodes.count(usage, "input_tokens");
-        Long cacheRead = Nodes.count(usage, "cache_read_input_tokens");
-        Long cacheWrite = Nodes.count(usage, "cache_creation_input_tokens");
-        Long total = input == null ? null : input + Usage.orZero(cacheRead) + Usage.orZero(cacheWrite);
-        return new Usage(total, Nodes.count(usage, "output_tokens"), cacheRead, cacheWrite, null);
     }
 
     static ObjectNode usage(Usage usage) {
@@ -516,7 +504,7 @@ public final class AnthropicCodec implements ProtocolCodec {
             switch (type) {
                 case "message_start" -> {
                     JsonNode message = data.path("message");
-                    usage = usage(message.get("usage"));
+                    usage = Usage.fromUsageObject(message.get("usage"));
                     return List.of(
                             new StreamEvent.Started(Nodes.text(message, "id"), Nodes.text(message, "model"), usage));
                 }
@@ -559,20 +547,8 @@ public final class AnthropicCodec implements ProtocolCodec {
                     if (stop != null) {
                         reason = stopReason(stop);
                     }
-                    JsonNode deltaUsage = data.get("usage");
-                    if (deltaUsage != null && deltaUsage.isObject()) {
-                        Usage later = usage(deltaUsage);
-                        // message_delta may omit input: keep message_start's total then.
-                        usage = usage.merge(
-                                later.inputTokens() == null
-                                        ? new Usage(
-                                                null,
-                                                later.outputTokens(),
-                                                later.cacheReadTokens(),
-                                                later.cacheWriteTokens(),
-                                                null)
-                                        : later);
-                    }
+                    // message_delta's counts are cumulative; one it leaves out keeps message_start's
+                    usage = usage.merge(Usage.fromUsageObject(data.get("usage")));
                     return List.of();
                 }
                 case "message_stop" -> {

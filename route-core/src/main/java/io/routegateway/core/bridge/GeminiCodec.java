@@ -359,7 +359,7 @@ public final class GeminiCodec implements ProtocolCodec {
                     Nodes.text(body, "modelVersion"),
                     List.of(),
                     FinishReason.CONTENT_FILTER,
-                    usage(body.get("usageMetadata")));
+                    Usage.fromUsageMetadata(body.get("usageMetadata")));
         }
         if (candidates == null || !candidates.isArray() || candidates.isEmpty()) {
             throw new BridgeException("response without candidates");
@@ -387,7 +387,7 @@ public final class GeminiCodec implements ProtocolCodec {
                 Nodes.text(body, "modelVersion"),
                 parts,
                 finishReason(Nodes.text(candidate, "finishReason"), calls > 0),
-                usage(body.get("usageMetadata")));
+                Usage.fromUsageMetadata(body.get("usageMetadata")));
     }
 
     /** Gemini's call id, or one made up from the response id and the call's position. */
@@ -415,22 +415,6 @@ public final class GeminiCodec implements ProtocolCodec {
             case OTHER -> "OTHER";
             default -> "STOP";
         };
-    }
-
-    /** Gemini counts thoughts apart from candidates; the canonical output includes them. */
-    static Usage usage(JsonNode usage) {
-        if (usage == null || !usage.isObject()) {
-            return Usage.NONE;
-        }
-        Long candidates = Nodes.count(usage, "candidatesTokenCount");
-        Long thoughts = Nodes.count(usage, "thoughtsTokenCount");
-        Long output = candidates == null && thoughts == null ? null : Usage.orZero(candidates) + Usage.orZero(thoughts);
-        return new Usage(
-                Nodes.count(usage, "promptTokenCount"),
-                output,
-                Nodes.count(usage, "cachedContentTokenCount"),
-                null,
-                thoughts);
     }
 
     static ObjectNode usage(Usage usage) {
@@ -581,7 +565,7 @@ public final class GeminiCodec implements ProtocolCodec {
                 started = true;
                 events.add(new StreamEvent.Started(stem, Nodes.text(chunk, "modelVersion"), Usage.NONE));
             }
-            usage = usage.merge(usage(chunk.get("usageMetadata")));
+            usage = usage.merge(Usage.fromUsageMetadata(chunk.get("usageMetadata")));
             JsonNode candidate = chunk.path("candidates").path(0);
             for (JsonNode part : candidate.path("content").path("parts")) {
                 JsonNode call = part.get("functionCall");

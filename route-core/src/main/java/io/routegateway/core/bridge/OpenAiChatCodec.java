@@ -382,7 +382,7 @@ public final class OpenAiChatCodec implements ProtocolCodec {
                 Nodes.text(body, "model"),
                 content,
                 finishReason(Nodes.text(choice, "finish_reason")),
-                usage(body.get("usage")));
+                Usage.fromUsageObject(body.get("usage")));
     }
 
     static FinishReason finishReason(String reason) {
@@ -405,18 +405,6 @@ public final class OpenAiChatCodec implements ProtocolCodec {
             case CONTENT_FILTER -> "content_filter";
             default -> "stop";
         };
-    }
-
-    static Usage usage(JsonNode usage) {
-        if (usage == null || !usage.isObject()) {
-            return Usage.NONE;
-        }
-        return new Usage(
-                Nodes.count(usage, "prompt_tokens"),
-                Nodes.count(usage, "completion_tokens"),
-                Nodes.count(usage.path("prompt_tokens_details"), "cached_tokens"),
-                null,
-                Nodes.count(usage.path("completion_tokens_details"), "reasoning_tokens"));
     }
 
     static ObjectNode usage(Usage usage) {
@@ -556,7 +544,7 @@ public final class OpenAiChatCodec implements ProtocolCodec {
             }
             JsonNode usageNode = chunk.get("usage");
             if (usageNode != null && usageNode.isObject()) {
-                usage = usage.merge(usage(usageNode));
+                usage = usage.merge(Usage.fromUsageObject(usageNode));
             }
             JsonNode choices = chunk.path("choices");
             if (choices.isArray() && choices.size() > 0) {
