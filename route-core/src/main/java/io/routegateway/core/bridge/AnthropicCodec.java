@@ -350,7 +350,7 @@ public final class AnthropicCodec implements ProtocolCodec {
                 Nodes.text(body, "model"),
                 parts,
                 stopReason(Nodes.text(body, "stop_reason")),
-                usage(body.get("usage")));
+                Usage.fromUsageObject(body.get("usage")));
     }
 
     static FinishReason stopReason(String reason) {
@@ -377,18 +377,6 @@ public final class AnthropicCodec implements ProtocolCodec {
             case CONTENT_FILTER -> "refusal";
             default -> "end_turn";
         };
-    }
-
-    /** Anthropic's {@code input_tokens} excludes cached tokens; the canonical count includes them. */
-    static Usage usage(JsonNode usage) {
-        if (usage == null || !usage.isObject()) {
-            return Usage.NONE;
-        }
-        Long input = Nodes.count(usage, "input_tokens");
-        Long cacheRead = Nodes.count(usage, "cache_read_input_tokens");
-        Long cacheWrite = Nodes.count(usage, "cache_creation_input_tokens");
-        Long total = input == null ? null : input + Usage.orZero(cacheRead) + Usage.orZero(cacheWrite);
-        return new Usage(total, Nodes.count(usage, "output_tokens"), cacheRead, cacheWrite, null);
     }
 
     static ObjectNode usage(Usage usage) {
@@ -438,13 +426,7 @@ public final class AnthropicCodec implements ProtocolCodec {
 
     @Override
     public BridgeError decodeError(int status, String body) {
-        JsonNode node = Nodes.parse(body);
-        BridgeError.Kind kind = BridgeError.Kind.ofStatus(status);
-        String type = node == null ? "" : node.path("error").path("type").asText("");
-        if (type.equals("overloaded_error")) {
-            kind = BridgeError.Kind.OVERLOADED;
-        }
-        return new BridgeError(status, kind, Nodes.errorMessage(node, body));
+        return BridgeError.of(status, Nodes.errorMessage(Nodes.parse(body), body));
     }
 
     @Override
@@ -452,22 +434,43 @@ public final class AnthropicCodec implements ProtocolCodec {
         return new ErrorReply(error.status(), errorBody(error));
     }
 
+    /**
+     * Anthropic's envelope, {@code {"type":"error","error":{"type","message"}}}, the gateway's code
+     * in {@code error.code} of a refusal. The status is kept: the Anthropic SDKs know 529.
+     */
     static ObjectNode errorBody(BridgeError error) {
         ObjectNode body = object().put("type", "error");
-        body.putObject("error").put("type", errorType(error.kind())).put("message", error.message());
+        ObjectNode inner = body.putObject("error");
+        inner.put("type", errorType(error.status()));
+        inner.put("message", error.message());
+        if (error.gatewayCode() != null) {
+            inner.put("code", error.gatewayCode());
+        }
         return body;
     }
 
-    private static String errorType(BridgeError.Kind kind) {
-        return switch (kind) {
-            case INVALID_REQUEST -> "invalid_request_error";
-            case AUTHENTICATION -> "authentication_error";
-            case PERMISSION -> "permission_error";
-            case NOT_FOUND -> "not_found_error";
-            case REQUEST_TOO_LARGE -> "request_too_large";
-            case RATE_LIMIT -> "rate_limit_error";
-            case OVERLOADED -> "overloaded_error";
-            case SERVER -> "api_error";
+    /**
+     * Anthropic's documented error type for a status (the API's errors page): 400 {@code
+     * invalid_request_error}, which it also uses "for other 4XX status codes not listed" (so 408,
+     * a request that did not arrive in time, is one), 401 {@code authentication_error}, 402 {@code
+     * billing_error}, 403 {@code permission_error}, 404 {@code not_found_error}, 413 {@code
+     * request_too_large}, 429 {@code rate_limit_error}, 500 {@code api_error}, 504 {@code
+     * timeout_error}, 529 {@code overloaded_error}. 503 is not listed: it is what other vendors and
+     * proxies answer when overloaded, so it is Anthropic's {@code overloaded_error}; any other 5xx
+     * is {@code api_error}. The SDKs pick the exception by the status; the type is what logs and
+     * callers that switch on it read.
+     */
+    static String errorType(int status) {
+        return switch (status) {
+            case 401 -> "authentication_error";
+            case 402 -> "billing_error";
+            case 403 -> "permission_error";
+            case 404 -> "not_found_error";
+            case 413 -> "request_too_large";
+            case 429 -> "rate_limit_error";
+            case 503, 529 -> "overloaded_error";
+            case 504 -> "timeout_error";
+            default -> status >= 400 && status < 500 ? "invalid_request_error" : "api_error";
         };
     }
 
@@ -501,7 +504,7 @@ public final class AnthropicCodec implements ProtocolCodec {
             switch (type) {
                 case "message_start" -> {
                     JsonNode message = data.path("message");
-                    usage = usage(message.get("usage"));
+                    usage = Usage.fromUsageObject(message.get("usage"));
                     return List.of(
                             new StreamEvent.Started(Nodes.text(message, "id"), Nodes.text(message, "model"), usage));
                 }
@@ -544,20 +547,8 @@ public final class AnthropicCodec implements ProtocolCodec {
                     if (stop != null) {
                         reason = stopReason(stop);
                     }
-                    JsonNode deltaUsage = data.get("usage");
-                    if (deltaUsage != null && deltaUsage.isObject()) {
-                        Usage later = usage(deltaUsage);
-                        // message_delta may omit input: keep message_start's total then.
-                        usage = usage.merge(
-                                later.inputTokens() == null
-                                        ? new Usage(
-                                                null,
-                                                later.outputTokens(),
-                                                later.cacheReadTokens(),
-                                                later.cacheWriteTokens(),
-                                                null)
-                                        : later);
-                    }
+                    // message_delta's counts are cumulative; one it leaves out keeps message_start's
+                    usage = usage.merge(Usage.fromUsageObject(data.get("usage")));
                     return List.of();
                 }
                 case "message_stop" -> {

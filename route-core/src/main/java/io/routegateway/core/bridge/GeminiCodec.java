@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.core.select.ReasonCode;
 
 import static io.routegateway.core.bridge.Nodes.object;
 import static io.routegateway.core.bridge.Nodes.put;
@@ -23,6 +24,9 @@ import static io.routegateway.core.bridge.Nodes.put;
  * responseJsonSchema}, which take JSON Schema as the other protocols write it.
  */
 public final class GeminiCodec implements ProtocolCodec {
+
+    static final String ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
+    static final String ERROR_INFO_DOMAIN = "route-gateway";
 
     @Override
     public Protocol protocol() {
@@ -355,7 +359,7 @@ public final class GeminiCodec implements ProtocolCodec {
                     Nodes.text(body, "modelVersion"),
                     List.of(),
                     FinishReason.CONTENT_FILTER,
-                    usage(body.get("usageMetadata")));
+                    Usage.fromUsageMetadata(body.get("usageMetadata")));
         }
         if (candidates == null || !candidates.isArray() || candidates.isEmpty()) {
             throw new BridgeException("response without candidates");
@@ -383,7 +387,7 @@ public final class GeminiCodec implements ProtocolCodec {
                 Nodes.text(body, "modelVersion"),
                 parts,
                 finishReason(Nodes.text(candidate, "finishReason"), calls > 0),
-                usage(body.get("usageMetadata")));
+                Usage.fromUsageMetadata(body.get("usageMetadata")));
     }
 
     /** Gemini's call id, or one made up from the response id and the call's position. */
@@ -411,22 +415,6 @@ public final class GeminiCodec implements ProtocolCodec {
             case OTHER -> "OTHER";
             default -> "STOP";
         };
-    }
-
-    /** Gemini counts thoughts apart from candidates; the canonical output includes them. */
-    static Usage usage(JsonNode usage) {
-        if (usage == null || !usage.isObject()) {
-            return Usage.NONE;
-        }
-        Long candidates = Nodes.count(usage, "candidatesTokenCount");
-        Long thoughts = Nodes.count(usage, "thoughtsTokenCount");
-        Long output = candidates == null && thoughts == null ? null : Usage.orZero(candidates) + Usage.orZero(thoughts);
-        return new Usage(
-                Nodes.count(usage, "promptTokenCount"),
-                output,
-                Nodes.count(usage, "cachedContentTokenCount"),
-                null,
-                thoughts);
     }
 
     static ObjectNode usage(Usage usage) {
@@ -481,30 +469,62 @@ public final class GeminiCodec implements ProtocolCodec {
 
     @Override
     public BridgeError decodeError(int status, String body) {
-        JsonNode node = Nodes.parse(body);
-        return new BridgeError(status, BridgeError.Kind.ofStatus(status), Nodes.errorMessage(node, body));
+        return BridgeError.of(status, Nodes.errorMessage(Nodes.parse(body), body));
     }
 
     @Override
     public ErrorReply encodeError(BridgeError error) {
-        int status = error.status() == 529 ? 503 : error.status();
-        ObjectNode body = object();
-        body.putObject("error")
-                .put("code", status)
-                .put("message", error.message())
-                .put("status", statusName(error.kind()));
-        return new ErrorReply(status, body);
+        return new ErrorReply(clientStatus(error.status()), errorBody(error));
     }
 
-    private static String statusName(BridgeError.Kind kind) {
-        return switch (kind) {
-            case INVALID_REQUEST, REQUEST_TOO_LARGE -> "INVALID_ARGUMENT";
-            case AUTHENTICATION -> "UNAUTHENTICATED";
-            case PERMISSION -> "PERMISSION_DENIED";
-            case NOT_FOUND -> "NOT_FOUND";
-            case RATE_LIMIT -> "RESOURCE_EXHAUSTED";
-            case OVERLOADED -> "UNAVAILABLE";
-            case SERVER -> "INTERNAL";
+    /**
+     * Gemini's envelope, {@code {"error":{"code":<http status>,"message","status"}}}, with a
+     * refusal's gateway code in a {@code google.rpc.ErrorInfo} detail ({@code reason}, domain
+     * {@code route-gateway}), where Google's own APIs put a machine-readable reason.
+     */
+    static ObjectNode errorBody(BridgeError error) {
+        ObjectNode body = object();
+        ObjectNode inner = body.putObject("error");
+        inner.put("code", clientStatus(error.status()));
+        inner.put("message", error.message());
+        inner.put("status", statusName(error.status(), error.gatewayCode()));
+        if (error.gatewayCode() != null) {
+            inner.putArray("details")
+                    .addObject()
+                    .put("@type", ERROR_INFO_TYPE)
+                    .put("reason", error.gatewayCode())
+                    .put("domain", ERROR_INFO_DOMAIN);
+        }
+        return body;
+    }
+
+    /** 529 is Anthropic's alone; Google's clients know it as 503. */
+    static int clientStatus(int status) {
+        return status == 529 ? 503 : status;
+    }
+
+    /**
+     * The google.rpc code name for an HTTP status, after google.rpc.Code's HTTP mappings (504 is
+     * {@code DEADLINE_EXCEEDED}, 503 {@code UNAVAILABLE}, 429 {@code RESOURCE_EXHAUSTED}…). 408 has
+     * no mapping there and is a client-side 4xx: {@code INVALID_ARGUMENT}, as any other. 502 and
+     * 529 (a bad or overloaded upstream) are {@code UNAVAILABLE}: worth retrying, as Google means it.
+     * The gateway's {@code operation_unsupported} at a 5xx is {@code UNIMPLEMENTED}.
+     */
+    static String statusName(int status, String gatewayCode) {
+        if (ReasonCode.OPERATION_UNSUPPORTED.wire().equals(gatewayCode) && status >= 500) {
+            return "UNIMPLEMENTED";
+        }
+        return switch (status) {
+            case 401 -> "UNAUTHENTICATED";
+            case 403 -> "PERMISSION_DENIED";
+            case 404 -> "NOT_FOUND";
+            case 409 -> "ABORTED";
+            case 429 -> "RESOURCE_EXHAUSTED";
+            case 499 -> "CANCELLED";
+            case 501 -> "UNIMPLEMENTED";
+            case 502, 503, 529 -> "UNAVAILABLE";
+            case 504 -> "DEADLINE_EXCEEDED";
+            default -> status >= 400 && status < 500 ? "INVALID_ARGUMENT" : "INTERNAL";
         };
     }
 
@@ -545,7 +565,7 @@ public final class GeminiCodec implements ProtocolCodec {
                 started = true;
                 events.add(new StreamEvent.Started(stem, Nodes.text(chunk, "modelVersion"), Usage.NONE));
             }
-            usage = usage.merge(usage(chunk.get("usageMetadata")));
+            usage = usage.merge(Usage.fromUsageMetadata(chunk.get("usageMetadata")));
             JsonNode candidate = chunk.path("candidates").path(0);
             for (JsonNode part : candidate.path("content").path("parts")) {
                 JsonNode call = part.get("functionCall");
@@ -623,12 +643,7 @@ public final class GeminiCodec implements ProtocolCodec {
                 if (!pendingCall.isEmpty()) {
                     out.add(chunk(pendingCall, null, null));
                 }
-                ObjectNode error = object();
-                error.putObject("error")
-                        .put("code", failed.error().status())
-                        .put("message", failed.error().message())
-                        .put("status", "INTERNAL");
-                out.add(SseEvent.data(Nodes.write(error)));
+                out.add(SseEvent.data(Nodes.write(errorBody(failed.error()))));
             } else if (!pendingCall.isEmpty()) {
                 out.add(chunk(pendingCall, null, null));
             }

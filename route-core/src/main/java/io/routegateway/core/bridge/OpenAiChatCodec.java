@@ -382,7 +382,7 @@ public final class OpenAiChatCodec implements ProtocolCodec {
                 Nodes.text(body, "model"),
                 content,
                 finishReason(Nodes.text(choice, "finish_reason")),
-                usage(body.get("usage")));
+                Usage.fromUsageObject(body.get("usage")));
     }
 
     static FinishReason finishReason(String reason) {
@@ -405,18 +405,6 @@ public final class OpenAiChatCodec implements ProtocolCodec {
             case CONTENT_FILTER -> "content_filter";
             default -> "stop";
         };
-    }
-
-    static Usage usage(JsonNode usage) {
-        if (usage == null || !usage.isObject()) {
-            return Usage.NONE;
-        }
-        return new Usage(
-                Nodes.count(usage, "prompt_tokens"),
-                Nodes.count(usage, "completion_tokens"),
-                Nodes.count(usage.path("prompt_tokens_details"), "cached_tokens"),
-                null,
-                Nodes.count(usage.path("completion_tokens_details"), "reasoning_tokens"));
     }
 
     static ObjectNode usage(Usage usage) {
@@ -464,8 +452,7 @@ public final class OpenAiChatCodec implements ProtocolCodec {
     }
 
     static BridgeError decodeOpenAiError(int status, String body) {
-        JsonNode node = Nodes.parse(body);
-        return new BridgeError(status, BridgeError.Kind.ofStatus(status), Nodes.errorMessage(node, body));
+        return BridgeError.of(status, Nodes.errorMessage(Nodes.parse(body), body));
     }
 
     @Override
@@ -473,36 +460,46 @@ public final class OpenAiChatCodec implements ProtocolCodec {
         return openAiError(error);
     }
 
+    /**
+     * OpenAI's envelope (Chat and Responses alike), {@code {"error":{"message","type","param":null,
+     * "code"}}}: a refusal's {@code type} and {@code code} are the gateway's own, an upstream's
+     * error gets the ones its status stands for. 529 is Anthropic's alone; OpenAI's clients know
+     * it as 503.
+     */
     static ErrorReply openAiError(BridgeError error) {
+        int status = error.status() == 529 ? 503 : error.status();
         ObjectNode body = object();
         ObjectNode inner = body.putObject("error");
         inner.put("message", error.message());
-        inner.put("type", openAiType(error.kind()));
+        inner.put("type", error.gatewayType() != null ? error.gatewayType() : openAiType(status));
         inner.putNull("param");
-        inner.put("code", openAiCode(error.kind()));
-        return new ErrorReply(error.status() == 529 ? 503 : error.status(), body);
+        inner.put("code", error.gatewayCode() != null ? error.gatewayCode() : openAiCode(status));
+        return new ErrorReply(status, body);
     }
 
-    private static String openAiType(BridgeError.Kind kind) {
-        return switch (kind) {
-            case INVALID_REQUEST, NOT_FOUND, REQUEST_TOO_LARGE -> "invalid_request_error";
-            case AUTHENTICATION -> "authentication_error";
-            case PERMISSION -> "permission_error";
-            case RATE_LIMIT -> "rate_limit_error";
-            case OVERLOADED, SERVER -> "server_error";
+    /**
+     * OpenAI's error type for a status. OpenAI documents no type of its own for a timeout (its SDKs
+     * raise a timeout only for their own client-side one): 408 is a 4xx like any other, 504 a
+     * {@code server_error}.
+     */
+    private static String openAiType(int status) {
+        return switch (status) {
+            case 401 -> "authentication_error";
+            case 403 -> "permission_error";
+            case 429 -> "rate_limit_error";
+            default -> status >= 400 && status < 500 ? "invalid_request_error" : "server_error";
         };
     }
 
-    private static String openAiCode(BridgeError.Kind kind) {
-        return switch (kind) {
-            case INVALID_REQUEST -> "invalid_request";
-            case AUTHENTICATION -> "invalid_api_key";
-            case PERMISSION -> "permission_denied";
-            case NOT_FOUND -> "model_not_found";
-            case REQUEST_TOO_LARGE -> "request_too_large";
-            case RATE_LIMIT -> "rate_limit_exceeded";
-            case OVERLOADED -> "overloaded";
-            case SERVER -> "server_error";
+    private static String openAiCode(int status) {
+        return switch (status) {
+            case 401 -> "invalid_api_key";
+            case 403 -> "permission_denied";
+            case 404 -> "model_not_found";
+            case 413 -> "request_too_large";
+            case 429 -> "rate_limit_exceeded";
+            case 503 -> "overloaded";
+            default -> status >= 400 && status < 500 ? "invalid_request" : "server_error";
         };
     }
 
@@ -547,7 +544,7 @@ public final class OpenAiChatCodec implements ProtocolCodec {
             }
             JsonNode usageNode = chunk.get("usage");
             if (usageNode != null && usageNode.isObject()) {
-                usage = usage.merge(usage(usageNode));
+                usage = usage.merge(Usage.fromUsageObject(usageNode));
             }
             JsonNode choices = chunk.path("choices");
             if (choices.isArray() && choices.size() > 0) {

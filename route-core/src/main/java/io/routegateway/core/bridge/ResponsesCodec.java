@@ -361,7 +361,7 @@ public final class ResponsesCodec implements ProtocolCodec {
                 Nodes.text(body, "model"),
                 parts,
                 finishReason(Nodes.text(body, "status"), body.path("incomplete_details"), calls),
-                usage(body.get("usage")));
+                Usage.fromUsageObject(body.get("usage")));
     }
 
     static FinishReason finishReason(String status, JsonNode incomplete, boolean calls) {
@@ -371,18 +371,6 @@ public final class ResponsesCodec implements ProtocolCodec {
                     : FinishReason.LENGTH;
         }
         return calls ? FinishReason.TOOL_CALLS : FinishReason.STOP;
-    }
-
-    static Usage usage(JsonNode usage) {
-        if (usage == null || !usage.isObject()) {
-            return Usage.NONE;
-        }
-        return new Usage(
-                Nodes.count(usage, "input_tokens"),
-                Nodes.count(usage, "output_tokens"),
-                Nodes.count(usage.path("input_tokens_details"), "cached_tokens"),
-                null,
-                Nodes.count(usage.path("output_tokens_details"), "reasoning_tokens"));
     }
 
     static ObjectNode usage(Usage usage) {
@@ -577,7 +565,7 @@ public final class ResponsesCodec implements ProtocolCodec {
                     JsonNode response = data.path("response");
                     FinishReason reason = finishReason(
                             Nodes.text(response, "status"), response.path("incomplete_details"), toolCalls > 0);
-                    return List.of(new StreamEvent.Finished(reason, usage(response.get("usage"))));
+                    return List.of(new StreamEvent.Finished(reason, Usage.fromUsageObject(response.get("usage"))));
                 }
                 case "response.failed" -> {
                     finished = true;

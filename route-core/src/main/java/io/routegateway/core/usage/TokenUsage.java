@@ -5,6 +5,7 @@ import java.io.IOException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.bridge.Usage;
 import io.routegateway.core.json.Json;
 
 /**
@@ -12,14 +13,22 @@ import io.routegateway.core.json.Json;
  * the frames of an SSE stream (the last value seen wins, so cumulative counters such as Anthropic's
  * {@code message_delta} and Gemini's per-chunk {@code usageMetadata} give the final count).
  *
+ * <p>Each usage object is read by the bridge's canonical reader ({@link Usage#fromUsageObject},
+ * {@link Usage#fromUsageMetadata}), the one that reads it for a bridged client's converted answer:
+ * the request log records the tokens the client is told. Input tokens are every prompt token,
+ * cached ones included (what OpenAI's {@code prompt_tokens} counts); output tokens include
+ * reasoning ones.
+ *
  * <ul>
  *   <li>OpenAI Chat Completions: {@code usage.prompt_tokens} / {@code usage.completion_tokens}
  *       (streamed in the last chunk when the client asked for it);
  *   <li>OpenAI Responses: {@code usage.input_tokens} / {@code usage.output_tokens}, streamed inside
  *       {@code response.completed}'s {@code response};
- *   <li>Anthropic Messages: {@code usage.input_tokens} / {@code usage.output_tokens}, streamed in
- *       {@code message_start}'s {@code message} and {@code message_delta};
- *   <li>Gemini: {@code usageMetadata.promptTokenCount} / {@code usageMetadata.candidatesTokenCount}.
+ *   <li>Anthropic Messages: {@code usage.input_tokens} + {@code cache_read_input_tokens} + {@code
+ *       cache_creation_input_tokens} / {@code usage.output_tokens}, streamed in {@code
+ *       message_start}'s {@code message} and {@code message_delta};
+ *   <li>Gemini: {@code usageMetadata.promptTokenCount} (cached content included) / {@code
+ *       candidatesTokenCount} + {@code thoughtsTokenCount}.
  * </ul>
  *
  * @param inputTokens null when the response did not say
@@ -33,6 +42,11 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
     private static final String USAGE_KEY_END = "sage\"";
 
     private static final String GEMINI_USAGE_KEY = "usageMetadata";
+
+    /** The record's two counts of a usage in the canonical form. */
+    public static TokenUsage of(Usage usage) {
+        return new TokenUsage(usage.inputTokens(), usage.outputTokens());
+    }
 
     /** This usage followed by a later one: what the later one says wins, field by field (as frames in order do). */
     public TokenUsage then(TokenUsage later) {
@@ -254,25 +268,14 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
         if (gemini == null || !gemini.isObject()) {
             return usage;
         }
-        return new TokenUsage(
-                longOr(gemini.get("promptTokenCount"), usage.inputTokens),
-                longOr(gemini.get("candidatesTokenCount"), usage.outputTokens));
+        return usage.then(of(Usage.fromUsageMetadata(gemini)));
     }
 
     private static TokenUsage merge(TokenUsage usage, JsonNode fields) {
         if (fields == null || !fields.isObject()) {
             return usage;
         }
-        Long input = longOr(fields.get("input_tokens"), longOr(fields.get("prompt_tokens"), usage.inputTokens));
-        Long output = longOr(fields.get("output_tokens"), longOr(fields.get("completion_tokens"), usage.outputTokens));
-        return new TokenUsage(input, output);
-    }
-
-    private static Long longOr(JsonNode value, Long fallback) {
-        if (value != null && value.isIntegralNumber() && value.canConvertToLong()) {
-            return Long.valueOf(value.longValue());
-        }
-        return fallback;
+        return usage.then(of(Usage.fromUsageObject(fields)));
     }
 
     private static boolean mentionsUsage(String text) {

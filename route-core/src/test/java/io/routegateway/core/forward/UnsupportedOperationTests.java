@@ -58,14 +58,17 @@ class UnsupportedOperationTests {
             {401, "invalid_access_key", "authentication_error", "UNAUTHENTICATED"},
             {403, "model_filtered", "permission_error", "PERMISSION_DENIED"},
             {404, "model_not_found", "not_found_error", "NOT_FOUND"},
-            {408, "request_body_timeout", "timeout_error", "DEADLINE_EXCEEDED"},
+            // Anthropic documents timeout_error for 504 only (a 4xx it does not list is invalid_request_error);
+            // google.rpc maps DEADLINE_EXCEEDED to 504 and has no mapping for 408
+            {408, "request_body_timeout", "invalid_request_error", "INVALID_ARGUMENT"},
             {413, "request_too_large", "request_too_large", "INVALID_ARGUMENT"},
             {429, "rate_limited", "rate_limit_error", "RESOURCE_EXHAUSTED"},
             {500, "internal_error", "api_error", "INTERNAL"},
             {502, "no_available_credential", "api_error", "UNAVAILABLE"},
             {502, "operation_unsupported", "api_error", "UNIMPLEMENTED"},
             {400, "operation_unsupported", "invalid_request_error", "INVALID_ARGUMENT"},
-            {503, "x", "api_error", "UNAVAILABLE"},
+            {503, "x", "overloaded_error", "UNAVAILABLE"},
+            {504, "upstream_timeout", "timeout_error", "DEADLINE_EXCEEDED"},
         };
         for (Object[] row : rows) {
             int status = (Integer) row[0];
