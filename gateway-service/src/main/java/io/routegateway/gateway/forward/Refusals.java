@@ -4,6 +4,7 @@ import java.time.Clock;
 
 import jakarta.inject.Singleton;
 
+import io.routegateway.core.bridge.ErrorReply;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.EventIds;
 import io.routegateway.core.event.RequestCompleted;
@@ -13,7 +14,6 @@ import io.routegateway.core.forward.Refusal;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.publish.UsagePublisher;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
@@ -38,17 +38,23 @@ public class Refusals {
         this.clock = clock;
     }
 
-    /** The envelope's bytes. @param protocol the client's, null when none is known (OpenAI's shape) */
-    public static Buffer envelope(Protocol protocol, Refusal refusal) {
-        return Buffer.buffer(ErrorEnvelope.of(
-                protocol, refusal.status(), refusal.code(), ClientMessages.bounded(refusal.message()), refusal.type()));
+    /**
+     * The refusal as the client's protocol writes it: its status (a 529 is sent as 503 where the
+     * protocol has no 529) and its envelope.
+     *
+     * @param protocol the client's, null when none is known (OpenAI's shape)
+     */
+    public static ErrorReply reply(Protocol protocol, Refusal refusal) {
+        return ErrorEnvelope.refusal(
+                protocol, refusal.status(), refusal.code(), ClientMessages.bounded(refusal.message()), refusal.type());
     }
 
     /** Writes the refusal and ends the response (nothing counted). */
     static void write(HttpServerResponse response, Protocol protocol, Refusal refusal) {
-        response.setStatusCode(refusal.status())
+        ErrorReply reply = reply(protocol, refusal);
+        response.setStatusCode(reply.status())
                 .putHeader("content-type", "application/json")
-                .end(envelope(protocol, refusal));
+                .end(reply.body().toString());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.routegateway.gateway.http;
 
 import jakarta.inject.Singleton;
 
+import io.routegateway.core.bridge.ErrorReply;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.forward.Refusal;
 import io.routegateway.core.model.Protocol;
@@ -10,7 +11,6 @@ import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.forward.Refusals;
 import io.routegateway.gateway.view.PoolViewHolder;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
@@ -178,12 +178,12 @@ public class FrontDoor {
         HttpServerRequest request = ctx.request();
         HttpServerResponse response = ctx.response();
         boolean http2 = request.version() == HttpVersion.HTTP_2;
-        response.setStatusCode(refusal.status()).putHeader("content-type", "application/json");
+        ErrorReply reply = Refusals.reply(protocol, refusal);
+        response.setStatusCode(reply.status()).putHeader("content-type", "application/json");
         if (!http2) {
             response.putHeader("connection", "close");
         }
-        Buffer body = Refusals.envelope(protocol, refusal);
-        response.end(body).onComplete(written -> {
+        response.end(reply.body().toString()).onComplete(written -> {
             if (http2) {
                 if (!request.isEnded()) {
                     response.reset(0); // RST_STREAM NO_ERROR: the rest of the upload is not wanted
