@@ -14,6 +14,7 @@ import io.routegateway.core.event.EventIds;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.failure.SecretMask;
 import io.routegateway.core.failure.Verdict;
+import io.routegateway.core.forward.AttemptVerdict;
 import io.routegateway.core.recovery.ModelTestOutcome;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.routegateway.core.upstream.UpstreamRequests;
@@ -26,7 +27,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Runs one model connectivity test against one account — the smallest real generation request,
- * built, sent and classified exactly as forwarding does — and publishes what it means: the outcome
+ * built, sent and judged exactly as forwarding does ({@link AttemptVerdict}) — and publishes what it means: the outcome
  * event on {@code route.outcomes} and a probe usage record on {@code route.usage}. Used by the
  * healthcheck mode and by the test API alike; both are explicit tests against a single account.
  */
@@ -98,9 +99,19 @@ public class ModelTestService {
         long started = System.nanoTime();
         return upstream.exchange(request, timeouts, true).chain(response -> {
             long latencyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            Instant now = clock.instant();
+            // judged as a request through this account is, so an official account's usage limit
+            // cools it until the reset in a test too
+            Verdict judged = AttemptVerdict.of(
+                    response.outcome(),
+                    response.echo(),
+                    credential.kind(),
+                    credential.platform(),
+                    response.responseHeaders(),
+                    now);
             // upstream text quoting the key never reaches the event, the rows or the answer
-            Verdict verdict = SecretMask.apply(response.verdict(), secret);
-            return publish(credential, target, response.status(), verdict, latencyMs, trigger);
+            Verdict verdict = SecretMask.apply(judged, secret);
+            return publish(credential, target, response.status(), verdict, latencyMs, trigger, now);
         });
     }
 
@@ -110,8 +121,8 @@ public class ModelTestService {
             Integer status,
             Verdict verdict,
             long latencyMs,
-            Trigger trigger) {
-        Instant now = clock.instant();
+            Trigger trigger,
+            Instant now) {
         ModelTestOutcome outcome =
                 ModelTestOutcome.of(verdict, status, credential.id(), target.modelKey(), true, EventIds.next(), now);
         RequestCompleted usage = RequestCompleted.probe(

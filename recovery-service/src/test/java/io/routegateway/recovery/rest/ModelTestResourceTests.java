@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -157,6 +159,83 @@ class ModelTestResourceTests extends RecoveryIntegrationTest {
             assertThat(usage.probe()).isTrue();
             assertThat(usage.success()).isFalse();
         });
+    }
+
+    static final Instant NOW = Instant.parse("2026-08-01T09:00:00Z");
+    static final Instant RESET = NOW.plus(Duration.ofHours(3));
+
+    /** Codex's answer when an official account's window ran out. */
+    static final String CODEX_USAGE_LIMIT = "{\"error\":{\"type\":\"usage_limit_reached\","
+            + "\"message\":\"The usage limit has been reached\",\"resets_at\":" + RESET.getEpochSecond() + "}}";
+
+    @Test
+    void anOfficialCodexAccountsUsageLimit429CoolsItUntilTheResetAsARequestsDoes() {
+        clock.set(NOW);
+        upstream.reply(429, CODEX_USAGE_LIMIT);
+        String id = credentials.insert(credential()
+                .platform("codex")
+                .kind("official")
+                .oauthAccount("acct-codex-1")
+                .baseUrl(upstream.baseUrl()));
+
+        test(id, "{\"model\":\"gpt-5\"}")
+                .statusCode(200)
+                .body("success", is(false))
+                .body("status", is(429))
+                .body("kind", is("semantic_response_failed"))
+                .body("message", is("Codex usage limit reached: usage window resets at " + RESET));
+
+        assertThat(outcomes(id))
+                .singleElement()
+                .isInstanceOfSatisfying(CredentialEvent.QuotaExhaustionRecorded.class, quota -> {
+                    assertThat(quota.status()).isEqualTo(429);
+                    assertThat(quota.resetsAt()).isEqualTo(RESET);
+                    assertThat(quota.responseBody()).isEqualTo(CODEX_USAGE_LIMIT);
+                });
+    }
+
+    @Test
+    void anOfficialClaudeAccountsRejectedUnifiedLimitCoolsItUntilTheHeadersReset() {
+        clock.set(NOW);
+        upstream.reply(
+                429,
+                "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"rate limited\"}}",
+                Map.of(
+                        "anthropic-ratelimit-unified-status", "rejected",
+                        "anthropic-ratelimit-unified-reset", String.valueOf(RESET.getEpochSecond()),
+                        "anthropic-ratelimit-unified-representative-claim", "five_hour"));
+        String id = credentials.insert(credential()
+                .platform("claude")
+                .kind("official")
+                .oauthAccount("acct-claude-1")
+                .baseUrl(upstream.baseUrl()));
+
+        test(id, "{\"model\":\"claude-sonnet-4-5\"}")
+                .statusCode(200)
+                .body("success", is(false))
+                .body("kind", is("semantic_response_failed"));
+
+        assertThat(outcomes(id))
+                .singleElement()
+                .isInstanceOfSatisfying(CredentialEvent.QuotaExhaustionRecorded.class, quota -> {
+                    assertThat(quota.resetsAt()).isEqualTo(RESET);
+                    assertThat(quota.limitWindow()).isEqualTo("5h");
+                });
+    }
+
+    @Test
+    void anApiKeysUsageLimit429StaysAnOrdinaryStatusFailure() {
+        clock.set(NOW);
+        upstream.reply(429, CODEX_USAGE_LIMIT);
+        String id = credentials.insert(credential().platform("codex").baseUrl(upstream.baseUrl()));
+
+        test(id, "{\"model\":\"gpt-5\"}").statusCode(200).body("kind", is("model_test_status"));
+
+        assertThat(outcomes(id))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        CredentialEvent.TransientFailureRecorded.class,
+                        failure -> assertThat(failure.status()).isEqualTo(429));
     }
 
     @Test

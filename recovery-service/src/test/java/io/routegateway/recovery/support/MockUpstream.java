@@ -1,6 +1,7 @@
 package io.routegateway.recovery.support;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.vertx.core.Vertx;
@@ -20,11 +21,11 @@ public final class MockUpstream implements AutoCloseable {
     public record Received(
             String method, String path, String authorization, String apiKey, String chatgptAccountId, String body) {}
 
-    private record Reply(int status, String body) {}
+    private record Reply(int status, String body, Map<String, String> headers) {}
 
     private final HttpServer server;
     private final List<Received> received = new CopyOnWriteArrayList<>();
-    private volatile Reply reply = new Reply(200, "{}");
+    private volatile Reply reply = new Reply(200, "{}", Map.of());
 
     private MockUpstream(HttpServer server) {
         this.server = server;
@@ -43,10 +44,9 @@ public final class MockUpstream implements AutoCloseable {
                             request.getHeader("chatgpt-account-id"),
                             body.toString()));
                     Reply current = upstream.reply;
-                    request.response()
-                            .setStatusCode(current.status())
-                            .putHeader("content-type", "application/json")
-                            .end(current.body());
+                    request.response().setStatusCode(current.status()).putHeader("content-type", "application/json");
+                    current.headers().forEach(request.response()::putHeader);
+                    request.response().end(current.body());
                 }));
         holder[0] = new MockUpstream(server);
         server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().join();
@@ -60,7 +60,12 @@ public final class MockUpstream implements AutoCloseable {
 
     /** Every following request gets this status and JSON body. */
     public void reply(int status, String body) {
-        reply = new Reply(status, body);
+        reply(status, body, Map.of());
+    }
+
+    /** Every following request gets this status, JSON body and these extra response headers. */
+    public void reply(int status, String body, Map<String, String> headers) {
+        reply = new Reply(status, body, Map.copyOf(headers));
     }
 
     /** A normal chat completion. */

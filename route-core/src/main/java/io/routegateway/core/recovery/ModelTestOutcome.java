@@ -29,8 +29,8 @@ public record ModelTestOutcome(
         boolean success, Integer status, FailureKind kind, String message, CredentialEvent event) {
 
     /**
-     * @param verdict the {@code OutcomeClassifier} verdict of the test (classified with {@code
-     *     modelTest = true})
+     * @param verdict the {@code AttemptVerdict} of the test (its outcome with {@code modelTest =
+     *     true}, judged for the account's kind and platform as a request is)
      * @param status the upstream status the classifier saw, null when none arrived
      * @param modelKey the model key the test is charged under
      * @param explicitTest whether the test targets this single account (manual test, healthcheck)

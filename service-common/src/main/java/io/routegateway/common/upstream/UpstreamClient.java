@@ -19,7 +19,6 @@ import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.util.concurrent.EventExecutor;
 import io.routegateway.core.failure.ClientEcho;
-import io.routegateway.core.failure.OutcomeClassifier;
 import io.routegateway.core.failure.StreamCompletion;
 import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
@@ -54,7 +53,9 @@ import org.jboss.logging.Logger;
  * reads, reset by every byte); there is no total deadline. A
  * timeout, a refused connection or a broken body never fails the returned {@link Uni}: it becomes
  * the {@code transportError} of the outcome, whose message names which ceiling fired and its
- * setting. Every response is classified with {@link OutcomeClassifier}, the single classification.
+ * setting. The client does not judge answers: a response carries its {@code UpstreamOutcome},
+ * headers and client echo, and its verdict is route-core's {@code AttemptVerdict}, which also
+ * needs whose credential sent the request.
  *
  * <p>Callbacks run on the caller's Vert.x context when there is one (the gateway's event loop),
  * otherwise on an event loop of the client. Request headers (credentials included) are never logged.
@@ -210,8 +211,8 @@ public class UpstreamClient {
     /**
      * Sends the request and reads the whole response body: the buffered path, and model tests.
      *
-     * @param modelTest classify as a model connectivity test ({@code model_test_status} / {@code
-     *     model_test} labels) rather than forwarding
+     * @param modelTest the outcome is a model connectivity test's ({@code model_test_status} /
+     *     {@code model_test} labels) rather than forwarding's
      */
     public Uni<UpstreamResponse.Complete> exchange(
             UpstreamRequest request, UpstreamTimeouts timeouts, boolean modelTest) {
@@ -410,26 +411,19 @@ public class UpstreamClient {
     private static UpstreamResponse.Complete failed(String transportError, boolean modelTest, ClientEcho echo) {
         UpstreamOutcome outcome = UpstreamOutcome.transportFailure(transportError, modelTest);
         return new UpstreamResponse.Complete(
-                null,
-                MultiMap.caseInsensitiveMultiMap(),
-                Buffer.buffer(),
-                outcome,
-                OutcomeClassifier.classify(outcome, echo),
-                -1,
-                false);
+                null, MultiMap.caseInsensitiveMultiMap(), Buffer.buffer(), outcome, echo, -1, false);
     }
 
     /** An answer cut off at the size cap: nothing of it is kept, and it is no evidence either way. */
     private static UpstreamResponse.Complete oversize(int status, MultiMap headers, boolean modelTest, long headNanos) {
         UpstreamOutcome outcome = new UpstreamOutcome(status, null, "", false, false, modelTest);
         return new UpstreamResponse.Complete(
-                status, headers, Buffer.buffer(), outcome, new Verdict.NotAFailure(status), headNanos, true);
+                status, headers, Buffer.buffer(), outcome, ClientEcho.NONE, headNanos, true);
     }
 
     private static UpstreamResponse.Complete complete(
             int status, MultiMap headers, Buffer body, UpstreamOutcome outcome, long headNanos, ClientEcho echo) {
-        return new UpstreamResponse.Complete(
-                status, headers, body, outcome, OutcomeClassifier.classify(outcome, echo), headNanos, false);
+        return new UpstreamResponse.Complete(status, headers, body, outcome, echo, headNanos, false);
     }
 
     /**

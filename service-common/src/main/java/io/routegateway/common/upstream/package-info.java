@@ -8,8 +8,9 @@
  * <ul>
  *   <li>{@link io.routegateway.common.upstream.UpstreamClient#exchange} — send and read the whole
  *       body; returns {@link io.routegateway.common.upstream.UpstreamResponse.Complete} with status,
- *       headers, body, the {@code UpstreamOutcome} and its {@code Verdict} ({@code
- *       OutcomeClassifier}). Model tests pass {@code modelTest = true} to get the {@code
+ *       headers, body, the {@code UpstreamOutcome} and the client echo; its verdict for the
+ *       credential that sent it is {@code Complete.verdict(kind, platform, now)} (route-core's
+ *       {@code AttemptVerdict}). Model tests pass {@code modelTest = true} to get the {@code
  *       model_test_status} / {@code model_test} labels.
  *   <li>{@link io.routegateway.common.upstream.UpstreamClient#open} — streaming passthrough: a
  *       non-2xx response, or one that breaks or ends before its first body byte, comes back {@code

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
+import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.Platform;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -113,7 +116,7 @@ class UpstreamClientHttp2Tests {
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.body().toString()).contains("over h2");
-        assertThat(response.verdict()).isEqualTo(Verdict.SUCCESS);
+        assertThat(apiVerdict(response)).isEqualTo(Verdict.SUCCESS);
         assertThat(versionsSeen).containsExactly(HttpVersion.HTTP_2);
     }
 
@@ -213,7 +216,7 @@ class UpstreamClientHttp2Tests {
 
         assertThat(response.status()).isNull();
         assertThat(response.transportError()).isNotBlank();
-        assertThat(response.verdict()).isInstanceOf(Verdict.Transient.class);
+        assertThat(apiVerdict(response)).isInstanceOf(Verdict.Transient.class);
     }
 
     private static UpstreamRequest request(String path, boolean stream) {
@@ -278,5 +281,10 @@ class UpstreamClientHttp2Tests {
             store.store(out, PASSWORD.toCharArray());
         }
         return file;
+    }
+
+    /** An api key's verdict: the answer classified, no usage-limit signal read. */
+    private static Verdict apiVerdict(UpstreamResponse.Complete response) {
+        return response.verdict(CredentialKind.API, Platform.OPENAI, Instant.parse("2026-12-01T20:00:00Z"));
     }
 }

@@ -2,6 +2,7 @@ package io.routegateway.common.upstream;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,8 @@ import io.routegateway.core.failure.FailureKind;
 import io.routegateway.core.failure.StreamCompletion;
 import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
+import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.Platform;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -69,7 +72,7 @@ class UpstreamClientTests {
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.body().toString()).contains("\"hi\"");
-        assertThat(response.verdict()).isEqualTo(Verdict.SUCCESS);
+        assertThat(apiVerdict(response)).isEqualTo(Verdict.SUCCESS);
         assertThat(receivedAuth).contains("Bearer upstream-secret");
     }
 
@@ -103,12 +106,49 @@ class UpstreamClientTests {
 
         UpstreamResponse.Complete response = exchange(request(false));
 
-        assertThat(response.verdict()).isInstanceOfSatisfying(Verdict.Transient.class, failure -> {
+        assertThat(apiVerdict(response)).isInstanceOfSatisfying(Verdict.Transient.class, failure -> {
             assertThat(failure.kind()).isEqualTo(FailureKind.UPSTREAM_STATUS);
             assertThat(failure.status()).isEqualTo(429);
             assertThat(failure.body()).contains("slow down");
             assertThat(failure.retrySameCredential()).isTrue();
         });
+    }
+
+    @Test
+    void anOfficialAccountsVerdictReadsItsPlatformsUsageLimitHeaders() {
+        Instant now = Instant.parse("2026-12-01T20:00:00Z");
+        Instant reset = now.plusSeconds(3600);
+        behaviour.set(request -> request.response()
+                .setStatusCode(429)
+                .putHeader("X-Codex-Primary-Used-Percent", "100")
+                .putHeader("X-Codex-Primary-Reset-At", String.valueOf(reset.getEpochSecond()))
+                .putHeader("X-Codex-Primary-Window-Minutes", "300")
+                .end("{\"error\":{\"message\":\"slow down\"}}"));
+
+        UpstreamResponse.Complete response = exchange(request(false));
+
+        assertThat(response.verdict(CredentialKind.OFFICIAL, Platform.CODEX, now))
+                .isInstanceOfSatisfying(Verdict.QuotaExhausted.class, quota -> {
+                    assertThat(quota.resetsAt()).isEqualTo(reset);
+                    assertThat(quota.limitWindow()).isEqualTo("5h");
+                });
+        assertThat(response.verdict(CredentialKind.API, Platform.CODEX, now)).isInstanceOf(Verdict.Transient.class);
+    }
+
+    @Test
+    void anAnswerPastTheSizeCapIsNoEvidenceForAnyCredential() {
+        behaviour.set(request -> request.response()
+                .setStatusCode(429)
+                .putHeader("x-codex-primary-used-percent", "100")
+                .putHeader("x-codex-primary-reset-after-seconds", "3600")
+                .end("{\"error\":{\"message\":\"" + "x".repeat(4096) + "\"}}"));
+
+        UpstreamResponse.Complete response =
+                client.exchange(request(false), TIMEOUTS, false, 1024).await().atMost(Duration.ofSeconds(10));
+
+        assertThat(response.oversize()).isTrue();
+        assertThat(response.verdict(CredentialKind.OFFICIAL, Platform.CODEX, Instant.parse("2026-12-01T20:00:00Z")))
+                .isEqualTo(new Verdict.NotAFailure(429));
     }
 
     @Test
@@ -118,7 +158,7 @@ class UpstreamClientTests {
         UpstreamResponse.Complete response =
                 client.exchange(request(false), TIMEOUTS, true).await().atMost(Duration.ofSeconds(10));
 
-        assertThat(response.verdict())
+        assertThat(apiVerdict(response))
                 .isInstanceOfSatisfying(
                         Verdict.Transient.class,
                         failure -> assertThat(failure.kind()).isEqualTo(FailureKind.MODEL_TEST_STATUS));
@@ -134,7 +174,7 @@ class UpstreamClientTests {
 
         assertThat(response.status()).isNull();
         assertThat(response.transportError()).startsWith("connection failed");
-        assertThat(response.verdict())
+        assertThat(apiVerdict(response))
                 .isInstanceOfSatisfying(
                         Verdict.Transient.class,
                         failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TRANSPORT));
@@ -150,7 +190,7 @@ class UpstreamClientTests {
 
         assertThat(response.status()).isNull();
         assertThat(response.transportError()).contains("read timeout").contains("test.upstream.read-gap-timeout=300ms");
-        assertThat(response.verdict()).isInstanceOf(Verdict.Transient.class);
+        assertThat(apiVerdict(response)).isInstanceOf(Verdict.Transient.class);
     }
 
     @Test
@@ -164,7 +204,7 @@ class UpstreamClientTests {
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.transportError()).contains("read timeout");
-        assertThat(response.verdict())
+        assertThat(apiVerdict(response))
                 .isInstanceOfSatisfying(
                         Verdict.Transient.class,
                         failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TRANSPORT));
@@ -247,7 +287,7 @@ class UpstreamClientTests {
         assertThat(response)
                 .isInstanceOfSatisfying(
                         UpstreamResponse.Complete.class,
-                        complete -> assertThat(complete.verdict())
+                        complete -> assertThat(apiVerdict(complete))
                                 .isInstanceOfSatisfying(
                                         Verdict.Transient.class,
                                         failure -> assertThat(failure.kind())
@@ -267,7 +307,7 @@ class UpstreamClientTests {
         assertThat(response)
                 .isInstanceOfSatisfying(
                         UpstreamResponse.Complete.class,
-                        complete -> assertThat(complete.verdict())
+                        complete -> assertThat(apiVerdict(complete))
                                 .isInstanceOfSatisfying(
                                         Verdict.Transient.class,
                                         failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TRANSPORT)));
@@ -313,7 +353,7 @@ class UpstreamClientTests {
         assertThat(response)
                 .isInstanceOfSatisfying(
                         UpstreamResponse.Complete.class,
-                        complete -> assertThat(complete.verdict())
+                        complete -> assertThat(apiVerdict(complete))
                                 .isInstanceOfSatisfying(
                                         Verdict.Transient.class,
                                         failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TRANSPORT)));
@@ -327,7 +367,7 @@ class UpstreamClientTests {
 
         assertThat(response).isInstanceOfSatisfying(UpstreamResponse.Complete.class, complete -> {
             assertThat(complete.status()).isEqualTo(400);
-            assertThat(complete.verdict()).isEqualTo(new Verdict.NotAFailure(400));
+            assertThat(apiVerdict(complete)).isEqualTo(new Verdict.NotAFailure(400));
             assertThat(complete.body().toString()).contains("bad");
         });
     }
@@ -374,5 +414,10 @@ class UpstreamClientTests {
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             return socket.getLocalPort();
         }
+    }
+
+    /** An api key's verdict: the answer classified, no usage-limit signal read. */
+    private static Verdict apiVerdict(UpstreamResponse.Complete response) {
+        return response.verdict(CredentialKind.API, Platform.OPENAI, Instant.parse("2026-12-01T20:00:00Z"));
     }
 }

@@ -6,11 +6,14 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.routegateway.core.failure.FailureKind;
 import io.routegateway.core.failure.Verdict;
+import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.Platform;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
@@ -87,7 +90,7 @@ class UpstreamConnectTimeoutTests {
     private static void assertTransportFailureNaming(UpstreamResponse.Complete response, String setting) {
         assertThat(response.status()).isNull();
         assertThat(response.transportError()).startsWith("connect timeout").contains(setting);
-        assertThat(response.verdict()).isInstanceOfSatisfying(Verdict.Transient.class, failure -> {
+        assertThat(apiVerdict(response)).isInstanceOfSatisfying(Verdict.Transient.class, failure -> {
             assertThat(failure.kind()).isEqualTo(FailureKind.TRANSPORT);
             assertThat(failure.message()).contains(setting);
         });
@@ -130,5 +133,10 @@ class UpstreamConnectTimeoutTests {
             }
         }
         throw new IllegalStateException("the accept queue never filled up");
+    }
+
+    /** An api key's verdict: the answer classified, no usage-limit signal read. */
+    private static Verdict apiVerdict(UpstreamResponse.Complete response) {
+        return response.verdict(CredentialKind.API, Platform.OPENAI, Instant.parse("2026-12-01T20:00:00Z"));
     }
 }
