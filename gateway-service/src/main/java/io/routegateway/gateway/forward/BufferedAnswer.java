@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.common.upstream.UpstreamResponse;
@@ -15,6 +17,10 @@ import io.routegateway.core.bridge.Embeddings;
 import io.routegateway.core.bridge.ErrorReply;
 import io.routegateway.core.bridge.SseEvent;
 import io.routegateway.core.bridge.StreamTranslator;
+import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.failure.Verdict;
+import io.routegateway.core.forward.AttemptPlan;
+import io.routegateway.core.forward.AttemptVerdict;
 import io.routegateway.core.forward.ChatStreamUsage;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.usage.TokenUsage;
@@ -35,7 +41,115 @@ final class BufferedAnswer {
     /** What was answered, for the settlement. */
     record Sent(int status, boolean success, TokenUsage tokens) {}
 
+    /**
+     * The attempt's verdict on a whole answer and, for a usable bridged one, the answer converted
+     * for the client (with the local token estimate behind a bridged embeddings answer).
+     */
+    record Judged(Verdict verdict, Buffer converted, Integer estimatedTokens) {}
+
     private BufferedAnswer() {}
+
+    /**
+     * Judges a whole answer ({@link AttemptVerdict}: the upstream's own answer first), then
+     * converts a usable bridged one; an answer the bridge cannot read is a {@code response_transform}
+     * failure. A bridged embeddings answer waits for the local token count (off the event loop when
+     * the texts are large), so {@code then} may run later; it does not run once the client has gone.
+     */
+    static void judge(
+            UpstreamResponse.Complete complete,
+            AttemptPlan.Send plan,
+            ProxyRequest request,
+            CredentialSnapshot credential,
+            Forwarding f,
+            BooleanSupplier clientGone,
+            Consumer<Judged> then,
+            Consumer<Throwable> failed) {
+        Verdict verdict = complete.verdict(
+                credential.kind(), credential.platform(), f.clock().instant());
+        Bridge bridge = plan.bridge();
+        if (bridge == null || !(verdict instanceof Verdict.Success)) {
+            then.accept(new Judged(verdict, null, null));
+            return;
+        }
+        if (!request.embeddings()) {
+            try {
+                then.accept(new Judged(
+                        verdict,
+                        convert(
+                                bridge,
+                                plan.canonical(),
+                                complete.body(),
+                                request.clientStream(),
+                                f.clock().instant()),
+                        null));
+            } catch (RuntimeException e) {
+                then.accept(new Judged(transformFailure(bridge, complete, e), null, null));
+            }
+            return;
+        }
+        List<String> texts = Embeddings.texts(request.body());
+        f.tokens()
+                .count(
+                        texts,
+                        tokens -> {
+                            if (clientGone.getAsBoolean()) {
+                                return;
+                            }
+                            Judged judged;
+                            try {
+                                judged = new Judged(
+                                        verdict,
+                                        embeddingsFromGemini(
+                                                complete.body(),
+                                                texts,
+                                                request.requestedModel(),
+                                                Embeddings.base64(request.body()),
+                                                tokens),
+                                        tokens);
+                            } catch (RuntimeException e) {
+                                judged = new Judged(transformFailure(bridge, complete, e), null, null);
+                            }
+                            then.accept(judged);
+                        },
+                        failed);
+    }
+
+    private static Verdict transformFailure(Bridge bridge, UpstreamResponse.Complete complete, RuntimeException e) {
+        return AttemptVerdict.BridgeFailure.of(bridge.label(), e).verdict(complete.status());
+    }
+
+    /** The answer of a returned attempt: native as it came, or bridged. */
+    static Sent send(
+            HttpServerResponse response,
+            Settlement settlement,
+            UpstreamResponse.Complete complete,
+            Verdict verdict,
+            Judged judged,
+            Bridge bridge,
+            CredentialMask mask,
+            ProxyRequest request) {
+        boolean success = verdict instanceof Verdict.Success;
+        if (bridge == null) {
+            return nativeAnswer(
+                    response,
+                    settlement,
+                    complete,
+                    success,
+                    mask,
+                    request.hidesUsageFrame(false),
+                    request.countTokens());
+        }
+        return bridgedAnswer(
+                response,
+                settlement,
+                complete,
+                success,
+                judged.converted(),
+                judged.estimatedTokens(),
+                bridge,
+                mask,
+                request.clientStream());
+    }
 
     /**
      * A native answer.
@@ -44,7 +158,7 @@ final class BufferedAnswer {
      *     for usage: its usage frame is left out, as on a passed-through stream
      * @param countTokens a count_tokens answer: its input_tokens were counted, not spent
      */
-    static Sent nativeAnswer(
+    private static Sent nativeAnswer(
             HttpServerResponse response,
             Settlement settlement,
             UpstreamResponse.Complete complete,
@@ -75,7 +189,7 @@ final class BufferedAnswer {
      *
      * @param estimatedTokens the local estimate behind a bridged embeddings answer, null otherwise
      */
-    static Sent bridgedAnswer(
+    private static Sent bridgedAnswer(
             HttpServerResponse response,
             Settlement settlement,
             UpstreamResponse.Complete complete,
@@ -127,7 +241,7 @@ final class BufferedAnswer {
      * A Gemini embeddings answer in OpenAI's shape, with the local estimate of the input as its
      * usage (Gemini reports no tokens). Throws when it is not one vector per input.
      */
-    static Buffer embeddingsFromGemini(
+    private static Buffer embeddingsFromGemini(
             Buffer upstreamBody, List<String> texts, String requestedModel, boolean base64, int tokens) {
         return Buffer.buffer(Embeddings.fromGemini(json(upstreamBody), texts.size(), requestedModel, base64, tokens)
                 .toString());

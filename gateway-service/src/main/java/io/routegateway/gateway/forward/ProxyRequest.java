@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.core.bridge.BridgePlan;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.forward.AttemptPlan;
+import io.routegateway.core.forward.ChatStreamUsage;
 import io.routegateway.core.forward.Operation;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.RouteRequest;
@@ -67,6 +68,14 @@ public record ProxyRequest(
     /** What an attempt needs of the client's request. */
     public AttemptPlan.Client attemptInput() {
         return new AttemptPlan.Client(protocol, operation, body, clientHeaders, clientStream, customTools, bridges);
+    }
+
+    /**
+     * Whether an answer to this request is an OpenAI Chat stream whose client did not ask for usage:
+     * the upstream was asked for it (to settle the tokens), the client does not see its usage frame.
+     */
+    public boolean hidesUsageFrame(boolean bridged) {
+        return !bridged && protocol == Protocol.OPENAI_CHAT && ChatStreamUsage.hidesUsageFrame(body, clientStream);
     }
 
     /** An Anthropic {@code count_tokens} request. */

@@ -1,6 +1,8 @@
 package io.routegateway.gateway.forward;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 
 import jakarta.inject.Singleton;
 
@@ -47,6 +49,19 @@ public class Refusals {
     public static ErrorReply reply(Protocol protocol, Refusal refusal) {
         return ErrorEnvelope.refusal(
                 protocol, refusal.status(), refusal.code(), ClientMessages.bounded(refusal.message()), refusal.type());
+    }
+
+    /**
+     * Writes a refusal after routing: with {@code Retry-After} (whole seconds, at least 1) when the
+     * pool says when a credential recovers.
+     */
+    static void write(
+            HttpServerResponse response, Protocol protocol, Refusal refusal, Instant earliestRecovery, Instant now) {
+        if (earliestRecovery != null) {
+            long millis = Duration.between(now, earliestRecovery).toMillis();
+            response.putHeader("retry-after", Long.toString(Math.max(1, (millis + 999) / 1000)));
+        }
+        write(response, protocol, refusal);
     }
 
     /** Writes the refusal and ends the response (nothing counted). */

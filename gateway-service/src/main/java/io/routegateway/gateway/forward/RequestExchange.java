@@ -1,30 +1,21 @@
 package io.routegateway.gateway.forward;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.routegateway.common.upstream.UpstreamResponse;
 import io.routegateway.common.upstream.UpstreamStream;
-import io.routegateway.core.bridge.Bridge;
-import io.routegateway.core.bridge.BridgeException;
-import io.routegateway.core.bridge.Embeddings;
 import io.routegateway.core.event.CredentialSnapshot;
-import io.routegateway.core.failure.FailureKind;
-import io.routegateway.core.failure.OutcomeClassifier;
 import io.routegateway.core.failure.SemanticFailureDetector;
 import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
 import io.routegateway.core.forward.AttemptDecision;
 import io.routegateway.core.forward.AttemptPlan;
-import io.routegateway.core.forward.ChatStreamUsage;
+import io.routegateway.core.forward.AttemptVerdict;
 import io.routegateway.core.forward.ClientMessages;
 import io.routegateway.core.forward.Refusal;
-import io.routegateway.core.model.Protocol;
-import io.routegateway.core.quota.UsageLimits;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.select.Router;
 import io.routegateway.core.usage.TokenUsage;
@@ -42,7 +33,7 @@ import org.jboss.logging.Logger;
  * respond (one of the responders) → settle (once). A request makes at most one probe of a cooling
  * credential (the cooling fallback). Confined to the request's event loop, so its state needs no
  * synchronization. Every decision is route-core's ({@link Router}, {@link AttemptPlan}, {@link
- * OutcomeClassifier}, {@link AttemptDecision}); how an answer is written is the responders' ({@link
+ * AttemptVerdict}, {@link AttemptDecision}); how an answer is written is the responders' ({@link
  * BufferedAnswer}, {@link PassthroughStream}, {@link TranslatedStream}, {@link LocalEstimate}).
  *
  * <p>A stream is committed to the client only after its first data chunk has arrived and was not a
@@ -158,7 +149,7 @@ final class RequestExchange {
         }
         if (next instanceof AttemptPlan.Unbuildable unbuildable) {
             plan = null;
-            decide(unbuildable.verdict(), null);
+            decide(unbuildable.verdict(), null, null);
             return;
         }
         plan = (AttemptPlan.Send) next;
@@ -185,28 +176,15 @@ final class RequestExchange {
             refuse(Refusal.upstreamTooLarge(f.maxResponseBytes()), null);
             return;
         }
-        // the verdict is the upstream's own answer's; only a usable answer is then converted, and
-        // an answer the bridge cannot read is a response_transform failure (model scope)
-        Verdict verdict = verdictOf(complete);
-        Bridge bridge = plan.bridge();
-        if (bridge != null && request.embeddings() && verdict instanceof Verdict.Success) {
-            convertEmbeddings(complete);
-            return;
-        }
-        Buffer converted = null;
-        if (bridge != null && verdict instanceof Verdict.Success) {
-            try {
-                converted = BufferedAnswer.convert(
-                        bridge,
-                        plan.canonical(),
-                        complete.body(),
-                        request.clientStream(),
-                        f.clock().instant());
-            } catch (RuntimeException e) {
-                verdict = transformFailure(complete.status(), e);
-            }
-        }
-        decide(verdict, complete, converted, null);
+        BufferedAnswer.judge(
+                complete,
+                plan,
+                request,
+                selected.credential(),
+                f,
+                () -> clientGone,
+                judged -> decide(judged.verdict(), complete, judged),
+                this::onInternalError);
     }
 
     private void answerStream(UpstreamStream stream) {
@@ -219,13 +197,17 @@ final class RequestExchange {
             // a failure envelope in the opening frame: nothing has reached the client, fail over
             stream.cancel();
             decide(
-                    classify(UpstreamOutcome.passthroughStream(
-                            stream.status(), stream.firstChunkText(), false, null, false)),
+                    verdictOf(
+                            stream,
+                            UpstreamOutcome.passthroughStream(
+                                    stream.status(), stream.firstChunkText(), false, null, false),
+                            null),
+                    null,
                     null);
             return;
         }
         StreamAnswer answer = plan.bridge() == null
-                ? new PassthroughStream(stream, response, hidesUsageFrame(), this::streamEnded)
+                ? new PassthroughStream(stream, response, request.hidesUsageFrame(false), this::streamEnded)
                 : new TranslatedStream(
                         stream,
                         response,
@@ -237,7 +219,7 @@ final class RequestExchange {
         } catch (RuntimeException e) {
             // a first chunk the bridge cannot read fails over like a failure envelope
             stream.cancel();
-            decide(transformFailure(stream.status(), e), null);
+            decide(transformFailure(stream.status(), e), null, null);
             return;
         }
         committed = answer;
@@ -247,18 +229,13 @@ final class RequestExchange {
         answer.commit(ctx, settlement, first, plan.bridge() == null ? null : "text/event-stream");
     }
 
-    /** A verdict reached elsewhere than in a buffered answer (a first chunk, a plan). */
-    private void decide(Verdict classified, UpstreamResponse.Complete complete) {
-        decide(classified, complete, null, null);
-    }
-
     /**
-     * @param complete the buffered response, null when the verdict came from elsewhere
-     * @param converted the bridged answer for the client, converted before the attempt is decided
-     * @param estimatedTokens the local input-token estimate behind a bridged embeddings answer
+     * Return, retry the same credential after its interval, or record the failure and fail over.
+     *
+     * @param judged the whole answer judged and converted; null when the verdict came from a first
+     *     chunk or a plan (never returned: those are failures)
      */
-    private void decide(
-            Verdict classified, UpstreamResponse.Complete complete, Buffer converted, Integer estimatedTokens) {
+    private void decide(Verdict classified, UpstreamResponse.Complete complete, BufferedAnswer.Judged judged) {
         CredentialSnapshot credential = selected.credential();
         // upstream text quoting the credential's key never reaches an event, a row or the client
         Verdict verdict = mask.verdict(classified);
@@ -272,7 +249,11 @@ final class RequestExchange {
             f.recorder().record(verdict, selected, request.route());
         }
         switch (decision) {
-            case RETURN -> respond(complete, verdict, converted, estimatedTokens);
+            case RETURN -> {
+                BufferedAnswer.Sent sent = BufferedAnswer.send(
+                        response, settlement, complete, verdict, judged, plan.bridge(), mask, request);
+                settle(sent.status(), null, sent.success(), sent.tokens(), false);
+            }
             case RETRY_SAME -> {
                 retriesUsed++;
                 long interval = credential.failurePolicy().retryIntervalMs();
@@ -293,26 +274,6 @@ final class RequestExchange {
         }
     }
 
-    /** A buffered answer: success, or a client-side error returned as the upstream sent it. */
-    private void respond(
-            UpstreamResponse.Complete complete, Verdict verdict, Buffer converted, Integer estimatedTokens) {
-        boolean success = verdict instanceof Verdict.Success;
-        BufferedAnswer.Sent sent = plan.bridge() == null
-                ? BufferedAnswer.nativeAnswer(
-                        response, settlement, complete, success, mask, hidesUsageFrame(), request.countTokens())
-                : BufferedAnswer.bridgedAnswer(
-                        response,
-                        settlement,
-                        complete,
-                        success,
-                        converted,
-                        estimatedTokens,
-                        plan.bridge(),
-                        mask,
-                        request.clientStream());
-        settle(sent.status(), null, sent.success(), sent.tokens(), false);
-    }
-
     /**
      * After the first chunk a failure is only recorded, never retried: the client has the bytes.
      * The verdict is the upstream stream's own (its terminal marker, its failure frames), bridged or
@@ -320,11 +281,9 @@ final class RequestExchange {
      */
     private void streamEnded(StreamAnswer answer, StreamAnswer.End end) {
         int status = answer.stream.status();
-        Verdict classified = end.outcome() == null ? null : classify(end.outcome());
-        Verdict verdict =
-                end.transformFailure() != null && (classified == null || classified instanceof Verdict.Success)
-                        ? transformFailure(status, end.transformFailure())
-                        : classified;
+        Verdict verdict = end.outcome() == null
+                ? transformFailure(status, end.transformFailure())
+                : verdictOf(answer.stream, end.outcome(), end.transformFailure());
         verdict = mask.verdict(verdict);
         f.metrics().attempt(request.protocol(), verdict.outcomeLabel());
         f.recorder().record(verdict, selected, request.route());
@@ -334,41 +293,13 @@ final class RequestExchange {
 
     /** The gateway's answer after routing: the pool has nothing, or the answer was too large. */
     private void refuse(Refusal refusal, Instant earliestRecovery) {
-        if (earliestRecovery != null) {
-            long millis =
-                    Duration.between(f.clock().instant(), earliestRecovery).toMillis();
-            response.putHeader("retry-after", Long.toString(Math.max(1, (millis + 999) / 1000)));
-        }
-        Refusals.write(response, request.protocol(), refusal);
+        Refusals.write(
+                response,
+                request.protocol(),
+                refusal,
+                earliestRecovery,
+                f.clock().instant());
         settle(refusal.status(), refusal.code(), false, TokenUsage.UNKNOWN, false);
-    }
-
-    /**
-     * A Gemini embeddings answer in OpenAI's shape; its usage is the local estimate of the input
-     * texts (counted off the event loop when they are large).
-     */
-    private void convertEmbeddings(UpstreamResponse.Complete complete) {
-        List<String> texts = Embeddings.texts(request.body());
-        f.tokens()
-                .count(
-                        texts,
-                        tokens -> {
-                            if (clientGone) {
-                                return;
-                            }
-                            try {
-                                Buffer converted = BufferedAnswer.embeddingsFromGemini(
-                                        complete.body(),
-                                        texts,
-                                        request.requestedModel(),
-                                        Embeddings.base64(request.body()),
-                                        tokens);
-                                decide(complete.verdict(), complete, converted, tokens);
-                            } catch (RuntimeException e) {
-                                decide(transformFailure(complete.status(), e), complete);
-                            }
-                        },
-                        this::onInternalError);
     }
 
     private void onInternalError(Throwable failure) {
@@ -408,49 +339,23 @@ final class RequestExchange {
         settlement.settle(selected, attempts, status, reasonCode, success, tokens, disconnected);
     }
 
-    // ---- the verdict's parts (route-core's) -------------------------------------------------
-
-    private Verdict classify(UpstreamOutcome outcome) {
-        return OutcomeClassifier.classify(outcome, plan.echo());
-    }
-
-    /**
-     * An official account's answer read for its platform's usage-limit signal ({@link
-     * UsageLimits}): a limit with a reset time becomes a quota verdict that cools the account until
-     * the window resets; every other verdict is the classifier's.
-     */
-    private Verdict verdictOf(UpstreamResponse.Complete complete) {
+    /** The attempt's verdict on a stream ({@link AttemptVerdict}), a bridge failure replacing only a success. */
+    private Verdict verdictOf(UpstreamStream stream, UpstreamOutcome outcome, RuntimeException bridgeFailure) {
         CredentialSnapshot credential = selected.credential();
-        return UsageLimits.refine(
-                complete.verdict(),
+        return AttemptVerdict.of(
+                outcome,
+                plan.echo(),
                 credential.kind(),
                 credential.platform(),
-                complete.status(),
-                complete.headers()::get,
-                complete.outcome().body(),
+                stream.headers()::get,
                 f.clock().instant(),
-                plan.echo());
+                bridgeFailure == null
+                        ? null
+                        : AttemptVerdict.BridgeFailure.of(plan.bridge().label(), bridgeFailure));
     }
 
     private Verdict transformFailure(Integer status, RuntimeException e) {
-        String why =
-                e instanceof BridgeException ? e.getMessage() : e.getClass().getSimpleName();
-        return new Verdict.Transient(
-                FailureKind.RESPONSE_TRANSFORM,
-                status,
-                "the bridge " + plan.bridge().label() + " could not convert the upstream's answer: " + why,
-                null,
-                false);
-    }
-
-    /**
-     * Whether this native answer is an OpenAI Chat stream whose client did not ask for usage: the
-     * upstream was asked for it (to settle the tokens), the client does not see its usage frame.
-     */
-    private boolean hidesUsageFrame() {
-        return plan.bridge() == null
-                && request.protocol() == Protocol.OPENAI_CHAT
-                && ChatStreamUsage.hidesUsageFrame(request.body(), request.clientStream());
+        return AttemptVerdict.BridgeFailure.of(plan.bridge().label(), e).verdict(status);
     }
 
     /**
