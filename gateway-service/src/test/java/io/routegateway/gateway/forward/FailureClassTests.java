@@ -1,12 +1,16 @@
 package io.routegateway.gateway.forward;
 
 import java.net.http.HttpResponse;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.state.AccountStatus;
 import io.routegateway.core.testing.CredentialBuilder;
 import io.routegateway.gateway.support.GatewayTestBase;
@@ -184,6 +188,80 @@ class FailureClassTests extends GatewayTestBase {
         CredentialEvent.TransientFailureRecorded failure = onlyTransientFailureOf(a);
         assertThat(failure.kind()).isEqualTo("transport");
         assertThat(failure.message()).contains("read timeout").contains("gateway.upstream.read-gap-timeout=2s");
+    }
+
+    /**
+     * A secret sealed under another encryption key (a key the gateway was not given, e.g. after a
+     * rotation) cannot be opened, so no upstream request can be built from the credential: the
+     * spec's {@code request_build} failure, account-scoped. Nothing is sent to the upstream.
+     */
+    private static SecretBox anotherKey() {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return SecretBox.fromBase64Key(Base64.getEncoder().encodeToString(key), new SecureRandom());
+    }
+
+    @Test
+    void aSecretThatDoesNotOpenIsARequestBuildFailureOfTheAccountAndFailsOver() {
+        String group = Pool.uid("g");
+        upstream.on(b, ok());
+        install(
+                List.of(
+                        Pool.credential(a)
+                                .serves("m")
+                                .groups(group)
+                                .priority(0)
+                                .policy(0, 10, true, 10)
+                                .build(anotherKey()),
+                        Pool.credential(b).serves("m").groups(group).priority(1).build(box)),
+                List.of(Pool.group(group, false)),
+                Pool.key(keyId, List.of(group)));
+
+        HttpResponse<String> response = call();
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("hello");
+        assertThat(upstream.count(a))
+                .as("nothing was sent with a secret that does not open")
+                .isZero();
+        assertThat(upstream.count(b)).isEqualTo(1);
+        CredentialEvent.TransientFailureRecorded failure = onlyTransientFailureOf(a);
+        assertThat(failure.kind()).isEqualTo("request_build");
+        assertThat(failure.status()).isNull();
+        assertThat(failure.message()).isEqualTo("could not build the upstream request: IllegalArgumentException");
+        CredentialSnapshot local = views.pool().credential(a).orElseThrow();
+        assertThat(local.account().cooldownUntil()).as("the account cools down").isNotNull();
+        assertThat(local.models())
+                .as("no model is charged: request_build is account-scoped")
+                .isEmpty();
+        assertThat(usage(b, list -> !list.isEmpty()).get(0).success()).isTrue();
+    }
+
+    @Test
+    void aPoolWhoseOnlySecretDoesNotOpenTellsTheClientTheRequestCouldNotBeBuilt() {
+        String group = Pool.uid("g");
+        install(
+                List.of(Pool.credential(a)
+                        .serves("m")
+                        .groups(group)
+                        .policy(0, 10, true, 10)
+                        .build(anotherKey())),
+                List.of(Pool.group(group, false)),
+                Pool.key(keyId, List.of(group)));
+
+        HttpResponse<String> response = call();
+
+        // every account failed: 502 and the code in the body, the build failure as the last failure
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(parse(response.body()).at("/error/code").asText()).isEqualTo("no_available_credential");
+        assertThat(parse(response.body()).at("/error/message").asText())
+                .contains("last failure: could not build the upstream request: IllegalArgumentException");
+        assertThat(upstream.count(a)).isZero();
+        assertThat(onlyTransientFailureOf(a).kind()).isEqualTo("request_build");
+        RequestCompleted record = usage(a, list -> !list.isEmpty()).get(0);
+        assertThat(record.success()).isFalse();
+        assertThat(record.status()).isEqualTo(502);
+        assertThat(record.reasonCode()).isEqualTo("no_available_credential");
     }
 
     @Test

@@ -175,17 +175,20 @@ public class UpstreamClient {
                     .setHttp2MaxSize(sharedOut(http2ConnectionsPerHost));
             HttpClient cleartext =
                     vertx.createHttpClient(baseOptions(ceiling).setProtocolVersion(HttpVersion.HTTP_1_1), pool);
-            HttpClient tls = vertx.createHttpClient(
-                    baseOptions(ceiling)
-                            .setSsl(true)
-                            .setUseAlpn(true)
-                            .setProtocolVersion(HttpVersion.HTTP_2)
-                            .setHttp2KeepAliveTimeout(KEEP_ALIVE_SECONDS)
-                            .setSslHandshakeTimeout(ceiling.toMillis())
-                            .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS),
-                    pool);
+            HttpClient tls = vertx.createHttpClient(tlsOptions(ceiling), pool);
             return new Clients(cleartext, tls);
         });
+    }
+
+    /** The TLS client's options for one connect ceiling, which also bounds the TLS handshake. */
+    static HttpClientOptions tlsOptions(Duration connectCeiling) {
+        return baseOptions(connectCeiling)
+                .setSsl(true)
+                .setUseAlpn(true)
+                .setProtocolVersion(HttpVersion.HTTP_2)
+                .setHttp2KeepAliveTimeout(KEEP_ALIVE_SECONDS)
+                .setSslHandshakeTimeout(connectCeiling.toMillis())
+                .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS);
     }
 
     /** One event loop's share of a per-host bound (at least one connection). */
