@@ -33,6 +33,10 @@ class UpstreamClientTests {
     private static final UpstreamTimeouts TIMEOUTS =
             UpstreamTimeouts.of(Duration.ofSeconds(5), Duration.ofMillis(300), "test.upstream");
 
+    /** For tests whose upstream pauses on purpose: no read gap can fire on a loaded machine. */
+    private static final UpstreamTimeouts UNHURRIED =
+            UpstreamTimeouts.of(Duration.ofSeconds(5), Duration.ofSeconds(20), "test.upstream");
+
     private static Vertx vertx;
     private static HttpServer server;
     private static final AtomicReference<Consumer<HttpServerRequest>> behaviour = new AtomicReference<>();
@@ -329,7 +333,11 @@ class UpstreamClientTests {
                                             + "\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n")));
         });
 
-        UpstreamStream stream = ((UpstreamResponse.Streaming) open(request(true))).stream();
+        // a read gap far above the 50 ms pause: what is tested is the window, not the gap
+        UpstreamResponse response =
+                client.open(request(true), UNHURRIED).await().atMost(Duration.ofSeconds(30));
+        assertThat(response).isInstanceOf(UpstreamResponse.Streaming.class);
+        UpstreamStream stream = ((UpstreamResponse.Streaming) response).stream();
 
         assertThat(stream.firstChunkText())
                 .as("held comments lead the first data chunk, nothing is lost")
