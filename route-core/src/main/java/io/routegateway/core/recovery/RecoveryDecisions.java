@@ -121,9 +121,10 @@ public final class RecoveryDecisions {
      * The requested model a healthcheck probes: the model row most in need of it — not paused,
      * cooldown expired (null or at/before now), oldest {@code updated_at} (model key breaks ties) —
      * mapped back to a requested name. A row no mapping reaches any more cannot be requested and
-     * is skipped. Without such a row: the first non-fallback mapping (or the platform baseline).
+     * is skipped. Without such a row: the first non-fallback mapping, else the platform's probe
+     * model — never empty, so a due account is always probed.
      */
-    public static Optional<String> probeModel(
+    public static String probeModel(
             Platform platform,
             CredentialKind kind,
             List<ModelMapping> mappings,
@@ -141,7 +142,7 @@ public final class RecoveryDecisions {
         for (ModelState row : candidates) {
             Optional<String> requested = ModelKeys.requestNameFor(kind, mappings, row.modelKey());
             if (requested.isPresent()) {
-                return requested;
+                return requested.get();
             }
         }
         return ModelKeys.firstNonFallbackModel(platform, kind, mappings);
@@ -179,8 +180,6 @@ public final class RecoveryDecisions {
         if (!healthcheckDue(lastProbe, config.intervalMinutes(), thisTick)) {
             return RecoveryAction.NOTHING;
         }
-        return probeModel(platform, kind, mappings, health.models().values(), thisTick)
-                .<RecoveryAction>map(RecoveryAction.Probe::new)
-                .orElse(RecoveryAction.NOTHING);
+        return new RecoveryAction.Probe(probeModel(platform, kind, mappings, health.models().values(), thisTick));
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.ModelKeys;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.state.AccountState;
@@ -275,8 +276,7 @@ class RecoveryDecisionsTests {
                 new ModelMapping("*", "upstream-default"));
 
         Object probe(List<ModelState> rows) {
-            return RecoveryDecisions.probeModel(Platform.OPENAI, CredentialKind.API, mappings, rows, NOW)
-                    .orElse(null);
+            return RecoveryDecisions.probeModel(Platform.OPENAI, CredentialKind.API, mappings, rows, NOW);
         }
 
         @Test
@@ -331,7 +331,7 @@ class RecoveryDecisionsTests {
                                     row("upstream-gone", ModelStatus.ERROR, null, NOW.minusSeconds(900)),
                                     row("upstream-glm", ModelStatus.OK, null, NOW.minusSeconds(60))),
                             NOW))
-                    .contains("glm-5.3");
+                    .isEqualTo("glm-5.3");
         }
 
         @Test
@@ -351,7 +351,7 @@ class RecoveryDecisionsTests {
                             List.of(),
                             List.of(row("claude-haiku-4-5", ModelStatus.ERROR, null, NOW.minusSeconds(60))),
                             NOW))
-                    .contains("claude-haiku-4-5");
+                    .isEqualTo("claude-haiku-4-5");
         }
     }
 
@@ -384,6 +384,56 @@ class RecoveryDecisionsTests {
             assertThat(decide(
                             RecoveryConfig.healthcheck(30), erroring, NOW.minusSeconds(30), NOW, NOW.minusSeconds(60)))
                     .isEqualTo(RecoveryAction.NOTHING);
+        }
+
+        /**
+         * Issue 34: an account in error whose mappings name no model (none, or only a catch-all) is
+         * still probed — with its platform's probe model, which the account then serves — for every
+         * platform and kind, so no healthcheck rule can be one that never fires.
+         */
+        @ParameterizedTest(name = "{0}")
+        @EnumSource(Platform.class)
+        void everyAccountWithoutANamedModelIsProbedWithAModelItServes(Platform platform) {
+            List<List<ModelMapping>> unnamed = List.of(
+                    List.of(), List.of(new ModelMapping("*", "*")), List.of(new ModelMapping("*", "upstream-any")));
+            for (CredentialKind kind : CredentialKind.values()) {
+                if (!platform.accepts(kind)) {
+                    continue;
+                }
+                for (List<ModelMapping> shape : unnamed) {
+                    RecoveryAction action = RecoveryDecisions.decide(
+                            RecoveryConfig.healthcheck(30),
+                            erroring,
+                            platform,
+                            kind,
+                            shape,
+                            NOW.minusSeconds(30),
+                            NOW,
+                            null);
+                    assertThat(action)
+                            .as("%s %s with mappings %s", platform, kind, shape)
+                            .isInstanceOf(RecoveryAction.Probe.class);
+                    String model = ((RecoveryAction.Probe) action).model();
+                    assertThat(model).isNotBlank();
+                    assertThat(ModelKeys.upstreamModel(kind, shape, model))
+                            .as("the account serves the probe model")
+                            .isPresent();
+                }
+            }
+        }
+
+        @Test
+        void anOpenaiRelayWithoutMappingsIsProbedWithItsCheapChatModel() {
+            assertThat(RecoveryDecisions.decide(
+                            RecoveryConfig.healthcheck(30),
+                            erroring,
+                            Platform.OPENAI,
+                            CredentialKind.API,
+                            List.of(),
+                            NOW.minusSeconds(30),
+                            NOW,
+                            null))
+                    .isEqualTo(new RecoveryAction.Probe("gpt-5-mini"));
         }
 
         @Test
