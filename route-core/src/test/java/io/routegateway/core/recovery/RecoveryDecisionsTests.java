@@ -60,10 +60,41 @@ class RecoveryDecisionsTests {
         @ParameterizedTest(name = "status {0} needs recovery")
         @EnumSource(
                 value = AccountStatus.class,
-                names = {"WARNING", "ERROR", "PAUSED"})
-        void anyStatusOtherThanOkNeedsRecovery(AccountStatus status) {
+                names = {"WARNING", "ERROR"})
+        void errorAndWarningNeedRecovery(AccountStatus status) {
             assertThat(RecoveryDecisions.needsRecovery(status, null, null, false))
                     .isTrue();
+        }
+
+        @Test
+        void aPausedAccountIsThePersonsAndNeverNeedsRecoveryWhateverElseItCarries() {
+            // issue 34: "paused is the user's will … automation may only undo automation"
+            assertThat(RecoveryDecisions.needsRecovery(AccountStatus.PAUSED, null, null, false))
+                    .isFalse();
+            assertThat(RecoveryDecisions.needsRecovery(AccountStatus.PAUSED, NOW, NOW, true))
+                    .isFalse();
+        }
+
+        @Test
+        void aBlacklistedAccountWaitsForAPersonWhileOtherErrorsRecover() {
+            CredentialHealth blacklisted = new CredentialHealth(
+                    new AccountState(
+                            AccountStatus.ERROR,
+                            4,
+                            null,
+                            null,
+                            "blacklisted",
+                            "4 consecutive failures exceeded the blacklist threshold of 3",
+                            null,
+                            0,
+                            null),
+                    Map.of());
+            CredentialHealth quotaError = new CredentialHealth(
+                    new AccountState(
+                            AccountStatus.ERROR, 0, null, null, "semantic_response_failed", "quota", null, 1, "fp"),
+                    Map.of());
+            assertThat(RecoveryDecisions.needsRecovery(blacklisted)).isFalse();
+            assertThat(RecoveryDecisions.needsRecovery(quotaError)).isTrue();
         }
 
         @Test
@@ -450,17 +481,31 @@ class RecoveryDecisionsTests {
         }
 
         @Test
-        void aPausedAccountIsRecoveredByItsOwnRuleLikeAnyOtherNonOkStatus() {
-            CredentialHealth paused =
-                    CredentialHealth.HEALTHY.withAccount(AccountState.HEALTHY.withStatus(AccountStatus.PAUSED));
+        void aPausedAccountIsNeitherReactivatedNorProbedWhateverItsRule() {
+            // issue 34: a pause lasted one tick under healthcheck (due at once, the pass lifted it)
+            // and until the next configured time under scheduled; it lasts until a person acts
+            CredentialHealth paused = new CredentialHealth(
+                    AccountState.HEALTHY.withStatus(AccountStatus.PAUSED),
+                    Map.of("upstream-sol", row("upstream-sol", ModelStatus.OK, null, NOW.minusSeconds(600))));
             RecoveryConfig scheduled = RecoveryConfig.scheduled(List.of(LocalTime.of(16, 0)), SHANGHAI);
             Instant tick = Instant.parse("2026-09-02T08:00:10Z"); // 16:00:10 in Shanghai
             assertThat(decide(scheduled, paused, tick.minusSeconds(30), tick, null))
-                    .isEqualTo(new RecoveryAction.Reactivate(LocalTime.of(16, 0)));
+                    .isEqualTo(RecoveryAction.NOTHING);
             assertThat(decide(RecoveryConfig.healthcheck(30), paused, NOW.minusSeconds(30), NOW, null))
-                    .isEqualTo(new RecoveryAction.Probe("gpt-5.6-sol"));
+                    .isEqualTo(RecoveryAction.NOTHING);
             assertThat(decide(RecoveryConfig.OFF, paused, NOW.minusSeconds(30), NOW, null))
-                    .as("without a recovery rule a pause stays until the user lifts it")
+                    .isEqualTo(RecoveryAction.NOTHING);
+        }
+
+        @Test
+        void aBlacklistedAccountIsNeitherReactivatedNorProbed() {
+            CredentialHealth blacklisted = CredentialHealth.HEALTHY.withAccount(new AccountState(
+                    AccountStatus.ERROR, 4, null, null, "blacklisted", "blacklisted", null, 0, null));
+            RecoveryConfig scheduled = RecoveryConfig.scheduled(List.of(LocalTime.of(16, 0)), SHANGHAI);
+            Instant tick = Instant.parse("2026-09-02T08:00:10Z"); // 16:00:10 in Shanghai
+            assertThat(decide(scheduled, blacklisted, tick.minusSeconds(30), tick, null))
+                    .isEqualTo(RecoveryAction.NOTHING);
+            assertThat(decide(RecoveryConfig.healthcheck(30), blacklisted, NOW.minusSeconds(30), NOW, null))
                     .isEqualTo(RecoveryAction.NOTHING);
         }
     }
