@@ -119,14 +119,7 @@ public class ModelTestService {
             Trigger trigger) {
         Instant now = clock.instant();
         ModelTestOutcome outcome = ModelTestOutcome.of(
-                verdict,
-                status,
-                credential.id(),
-                target.modelKey(),
-                true,
-                trigger.automatic(),
-                EventIds.next(),
-                now);
+                verdict, status, credential.id(), target.modelKey(), true, trigger.automatic(), EventIds.next(), now);
         RequestCompleted usage = RequestCompleted.probe(
                 EventIds.next(),
                 now,

@@ -165,7 +165,8 @@ class HealthcheckRecoveryTests extends RecoveryIntegrationTest {
         TickReport report = tickAt(NOW);
 
         assertThat(report.probed()).isZero();
-        assertThat(List.of(paused, blacklisted)).allSatisfy(id -> assertThat(probesOf(id)).isEmpty());
+        assertThat(List.of(paused, blacklisted))
+                .allSatisfy(id -> assertThat(probesOf(id)).isEmpty());
     }
 
     @Test

@@ -141,7 +141,15 @@ class ScheduledRecoveryTests extends RecoveryIntegrationTest {
                 .untilAsserted(() -> assertThat(List.of(error, cooling, parkedModel))
                         .allSatisfy(id -> assertThat(topics.outcomes(id)).hasSize(1)));
         assertThat(List.of(
-                        healthy, onlyPausedModel, revoked, paused, blacklisted, archived, off, corruptConfig, corruptRule))
+                        healthy,
+                        onlyPausedModel,
+                        revoked,
+                        paused,
+                        blacklisted,
+                        archived,
+                        off,
+                        corruptConfig,
+                        corruptRule))
                 .as("a scheduled job overrules neither a person's pause nor a blacklist")
                 .allSatisfy(id -> assertThat(topics.outcomes(id)).isEmpty());
     }

@@ -190,6 +190,7 @@ public final class RecoveryDecisions {
         if (!healthcheckDue(lastProbe, config.intervalMinutes(), thisTick)) {
             return RecoveryAction.NOTHING;
         }
-        return new RecoveryAction.Probe(probeModel(platform, kind, mappings, health.models().values(), thisTick));
+        return new RecoveryAction.Probe(
+                probeModel(platform, kind, mappings, health.models().values(), thisTick));
     }
 }

@@ -251,7 +251,8 @@ public final class StateTransition {
         if (profile.blacklistThreshold() > 0
                 && account.status() == AccountStatus.OK
                 && account.transientFailureCount() > profile.blacklistThreshold()) {
-            String reason = account.transientFailureCount() + " consecutive failures exceeded the blacklist threshold of "
+            String reason = account.transientFailureCount()
+                    + " consecutive failures exceeded the blacklist threshold of "
                     + profile.blacklistThreshold() + "; restore the credential after verifying it (last failure: "
                     + failure.kind() + (failure.message() == null ? "" : ": " + failure.message()) + ")";
             return health.withAccount(account.withStatus(AccountStatus.ERROR)

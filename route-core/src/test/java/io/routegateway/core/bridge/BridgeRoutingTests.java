@@ -245,7 +245,11 @@ class BridgeRoutingTests {
         // no_available_credential with Retry-After, not a 400 the client would give up on
         PoolView view = PoolView.of(
                 List.of(
-                        cred("claude").platform(Platform.CLAUDE).serves("m").groups("g1").build(),
+                        cred("claude")
+                                .platform(Platform.CLAUDE)
+                                .serves("m")
+                                .groups("g1")
+                                .build(),
                         cred("codex")
                                 .platform(Platform.CODEX)
                                 .serves("m")

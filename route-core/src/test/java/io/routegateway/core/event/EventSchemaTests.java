@@ -83,8 +83,8 @@ class EventSchemaTests {
                 (com.fasterxml.jackson.databind.node.ObjectNode) sample("model-test-succeeded.v1");
         older.remove("automatic");
 
-        CredentialEvent.ModelTestSucceeded event = (CredentialEvent.ModelTestSucceeded)
-                Json.MAPPER.treeToValue(older, CredentialEvent.class);
+        CredentialEvent.ModelTestSucceeded event =
+                (CredentialEvent.ModelTestSucceeded) Json.MAPPER.treeToValue(older, CredentialEvent.class);
 
         assertThat(event.explicitTest()).isTrue();
         assertThat(event.automatic()).isFalse();

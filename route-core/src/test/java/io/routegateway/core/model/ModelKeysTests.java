@@ -104,7 +104,8 @@ class ModelKeysTests {
         for (Platform platform : Platform.values()) {
             assertThat(platform.probeModel()).isNotBlank();
             if (!platform.baselineModels().isEmpty()) {
-                assertThat(platform.probeModel()).isEqualTo(platform.baselineModels().get(0));
+                assertThat(platform.probeModel())
+                        .isEqualTo(platform.baselineModels().get(0));
             }
         }
     }

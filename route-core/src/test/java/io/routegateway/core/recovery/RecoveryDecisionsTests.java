@@ -499,8 +499,8 @@ class RecoveryDecisionsTests {
 
         @Test
         void aBlacklistedAccountIsNeitherReactivatedNorProbed() {
-            CredentialHealth blacklisted = CredentialHealth.HEALTHY.withAccount(new AccountState(
-                    AccountStatus.ERROR, 4, null, null, "blacklisted", "blacklisted", null, 0, null));
+            CredentialHealth blacklisted = CredentialHealth.HEALTHY.withAccount(
+                    new AccountState(AccountStatus.ERROR, 4, null, null, "blacklisted", "blacklisted", null, 0, null));
             RecoveryConfig scheduled = RecoveryConfig.scheduled(List.of(LocalTime.of(16, 0)), SHANGHAI);
             Instant tick = Instant.parse("2026-09-02T08:00:10Z"); // 16:00:10 in Shanghai
             assertThat(decide(scheduled, blacklisted, tick.minusSeconds(30), tick, null))

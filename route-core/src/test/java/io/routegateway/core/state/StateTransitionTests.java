@@ -770,7 +770,8 @@ class StateTransitionTests {
             AccountState stillBlacklisted =
                     apply(thresholdOne, blacklisted, probe(2, "upstream-sol")).account();
             assertThat(stillBlacklisted.isBlacklisted()).isTrue();
-            assertThat(stillBlacklisted.lastFailureMessage()).isEqualTo(blacklisted.account().lastFailureMessage());
+            assertThat(stillBlacklisted.lastFailureMessage())
+                    .isEqualTo(blacklisted.account().lastFailureMessage());
         }
 
         @Test
@@ -1023,7 +1024,8 @@ class StateTransitionTests {
 
         @Test
         void otherErrorFlipsStillRecoverOnSchedule() {
-            CredentialHealth quotaError = apply(thresholdThree, CredentialHealth.HEALTHY, quota(0, "insufficient_quota"));
+            CredentialHealth quotaError =
+                    apply(thresholdThree, CredentialHealth.HEALTHY, quota(0, "insufficient_quota"));
             assertThat(quotaError.account().status()).isEqualTo(AccountStatus.ERROR);
             assertThat(apply(thresholdThree, quotaError, scheduled(100)).account())
                     .isEqualTo(AccountState.HEALTHY);
@@ -1038,7 +1040,8 @@ class StateTransitionTests {
                                     new CredentialEvent.CredentialRestored(UUID.randomUUID(), Events.CREDENTIAL, t(10)))
                             .account())
                     .isEqualTo(AccountState.HEALTHY);
-            assertThat(apply(thresholdThree, start, test(10, "upstream-sol", true)).account())
+            assertThat(apply(thresholdThree, start, test(10, "upstream-sol", true))
+                            .account())
                     .isEqualTo(AccountState.HEALTHY);
         }
 

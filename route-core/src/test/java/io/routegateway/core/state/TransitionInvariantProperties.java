@@ -70,7 +70,15 @@ class TransitionInvariantProperties {
             @ForAll("automaticEvents") List<CredentialEvent> events) {
         CredentialHealth state = new CredentialHealth(
                 new AccountState(
-                        AccountStatus.ERROR, 5, null, null, AccountState.BLACKLISTED_KIND, "over the threshold", null, 0, null),
+                        AccountStatus.ERROR,
+                        5,
+                        null,
+                        null,
+                        AccountState.BLACKLISTED_KIND,
+                        "over the threshold",
+                        null,
+                        0,
+                        null),
                 Map.of());
         for (CredentialEvent event : events) {
             CredentialHealth before = state;
@@ -79,7 +87,9 @@ class TransitionInvariantProperties {
                     && test.explicitTest()
                     && !test.automatic();
             if (before.account().isBlacklisted() && !byAPerson) {
-                assertThat(state.account().isBlacklisted()).as("after %s", event.type()).isTrue();
+                assertThat(state.account().isBlacklisted())
+                        .as("after %s", event.type())
+                        .isTrue();
                 assertThat(state.account().lastFailureMessage()).isEqualTo("over the threshold");
             }
         }
