@@ -2,6 +2,8 @@ package io.routegateway.core.state;
 
 import java.time.Instant;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 /**
  * The failure columns of {@code route_credentials} plus its status: account-level state.
  *
@@ -59,7 +61,11 @@ public record AccountState(
                 semanticFailureStreakFingerprint);
     }
 
-    /** Whether the consecutive-failure blacklist took the account out: only a person brings it back. */
+    /**
+     * Whether the consecutive-failure blacklist took the account out: only a person brings it back.
+     * Derived, not a wire property (also for the OpenAPI document, which would list it otherwise).
+     */
+    @JsonIgnore
     public boolean isBlacklisted() {
         return status == AccountStatus.ERROR && BLACKLISTED_KIND.equals(lastFailureKind);
     }
