@@ -27,9 +27,11 @@ import org.jboss.logging.Logger;
 
 /**
  * Runs one model connectivity test against one account — the smallest real generation request,
- * built, sent and judged exactly as forwarding does ({@link AttemptVerdict}) — and publishes what it means: the outcome
+ * built, sent and judged exactly as forwarding does ({@link AttemptVerdict}) — and publishes what
+ * it means: the outcome
  * event on {@code route.outcomes} and a probe usage record on {@code route.usage}. Used by the
- * healthcheck mode and by the test API alike; both are explicit tests against a single account.
+ * healthcheck mode and by the test API alike; both are explicit tests against a single account,
+ * and a healthcheck's pass says it was automatic (it leaves a pause or a blacklist to a person).
  */
 @ApplicationScoped
 public class ModelTestService {
@@ -41,6 +43,11 @@ public class ModelTestService {
 
         String tag() {
             return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** A probe's pass is automation: it never lifts an account pause or a blacklist. */
+        boolean automatic() {
+            return this == HEALTHCHECK;
         }
     }
 
@@ -123,8 +130,8 @@ public class ModelTestService {
             long latencyMs,
             Trigger trigger,
             Instant now) {
-        ModelTestOutcome outcome =
-                ModelTestOutcome.of(verdict, status, credential.id(), target.modelKey(), true, EventIds.next(), now);
+        ModelTestOutcome outcome = ModelTestOutcome.of(
+                verdict, status, credential.id(), target.modelKey(), true, trigger.automatic(), EventIds.next(), now);
         RequestCompleted usage = RequestCompleted.probe(
                 EventIds.next(),
                 now,

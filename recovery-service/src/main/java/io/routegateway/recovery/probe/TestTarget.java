@@ -10,23 +10,17 @@ import io.routegateway.recovery.repository.CredentialRecord;
  */
 record TestTarget(String requestedModel, String upstreamModel, String modelKey) {
 
-    static final String MODEL_REQUIRED = "validation.test_model_required";
     static final String MODEL_NOT_MAPPED = "validation.test_model_not_mapped";
 
     /**
      * @param requestedModel the model to test, null or blank for the credential's default (the first
-     *     non-fallback mapping, or the platform's first baseline model)
-     * @throws ValidationException when the credential does not serve the model, or has no default
+     *     non-fallback mapping, or the platform's probe model)
+     * @throws ValidationException when the credential does not serve the model
      */
     static TestTarget resolve(CredentialRecord credential, String requestedModel) {
-        String requested = requestedModel == null || requestedModel.isBlank() ? null : requestedModel.strip();
-        if (requested == null) {
-            requested = ModelKeys.firstNonFallbackModel(
-                            credential.platform(), credential.kind(), credential.modelMappings())
-                    .orElseThrow(() -> new ValidationException(
-                            MODEL_REQUIRED, "credential " + credential.id() + " has no default model: name one"));
-        }
-        String name = requested;
+        String name = requestedModel == null || requestedModel.isBlank()
+                ? ModelKeys.firstNonFallbackModel(credential.platform(), credential.kind(), credential.modelMappings())
+                : requestedModel.strip();
         String upstream = ModelKeys.upstreamModel(credential.kind(), credential.modelMappings(), name)
                 .orElseThrow(() -> new ValidationException(
                         MODEL_NOT_MAPPED, "credential " + credential.id() + " does not map model '" + name + "'"));

@@ -45,8 +45,17 @@ public class CredentialRepository {
             FROM route_credentials c
             """;
 
-    /** The recovery walk: every non-archived account of every platform. */
-    static final String RECOVERY_CANDIDATES = CREDENTIAL_COLUMNS + "WHERE NOT c.archived ORDER BY c.id";
+    /**
+     * The recovery walk: every non-archived account of every platform that automation may touch —
+     * not revoked, not paused (a person's will), not blacklisted (awaits a person's verification).
+     * route-core's {@code RecoveryDecisions.needsRecovery} decides the same again for each row; the
+     * query only spares loading accounts no rule can ever act on. The marker test is NULL-safe: an
+     * error without a failure kind stays a candidate.
+     */
+    static final String RECOVERY_CANDIDATES = CREDENTIAL_COLUMNS
+            + "WHERE NOT c.archived AND c.status NOT IN ('" + AccountStatus.REVOKED.wire() + "', '"
+            + AccountStatus.PAUSED.wire() + "') AND NOT (c.status = '" + AccountStatus.ERROR.wire()
+            + "' AND c.last_failure_kind IS NOT DISTINCT FROM '" + AccountState.BLACKLISTED_KIND + "') ORDER BY c.id";
 
     static final String BY_ID = CREDENTIAL_COLUMNS + "WHERE c.id = $1";
 

@@ -35,7 +35,7 @@ public class ModelTestResource {
     /**
      * 200 with the result whether the test passed or not; 404 {@code credential_not_found} for an
      * unknown or archived id; 400 {@code validation.test_model_not_mapped} for a model the account
-     * does not map ({@code validation.test_model_required} when it has no default model).
+     * does not map. Without a model the account's default is tested (every account has one).
      */
     @POST
     @Path("/{id}/test")

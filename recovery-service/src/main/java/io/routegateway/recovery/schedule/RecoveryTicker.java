@@ -31,7 +31,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The recovery ticker: every {@code recovery.tick-seconds}, the replica that holds the leader lock
- * walks every non-archived account, decides with route-core what each needs on this tick, and
+ * walks every non-archived account automation may touch, decides with route-core what each needs on this tick, and
  * publishes it. It only wires: load → {@link RecoveryDecisions#decide} → publish. The scheduler's
  * SKIP only prevents overlap inside this process; across replicas the advisory lock does. Created
  * at start-up, so the leadership gauge exists before the first tick.

@@ -4,7 +4,7 @@ package io.routegateway.recovery.schedule;
  * What one tick did.
  *
  * @param leader whether this replica held the leader lock and walked the accounts
- * @param walked non-archived accounts read
+ * @param walked accounts read: non-archived ones automation may touch (not revoked, paused or blacklisted)
  * @param inRecovery accounts that need recovery and have a recovery mode
  * @param reactivated scheduled reactivations published
  * @param probed healthcheck probes run

@@ -79,6 +79,9 @@ class ModelTestResourceTests extends RecoveryIntegrationTest {
                 .isInstanceOfSatisfying(CredentialEvent.ModelTestSucceeded.class, success -> {
                     assertThat(success.modelKey()).isEqualTo("up-beta");
                     assertThat(success.explicitTest()).isTrue();
+                    assertThat(success.automatic())
+                            .as("a person's test: its pass lifts a pause or a blacklist")
+                            .isFalse();
                 });
         assertThat(topics.usage(id)).singleElement().satisfies(usage -> {
             assertThat(usage.probe()).isTrue();

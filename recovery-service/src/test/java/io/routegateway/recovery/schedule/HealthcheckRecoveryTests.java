@@ -154,23 +154,42 @@ class HealthcheckRecoveryTests extends RecoveryIntegrationTest {
     }
 
     @Test
-    void aPausedAccountIsProbedAndAPassIsItsExplicitTestRecovery() {
+    void pausedAndBlacklistedAccountsAreNeverProbed() {
+        // issue 34: a probe due at once lifted a person's pause within one tick
         upstream.replySuccess();
         String paused = credentials.insert(
                 credential().status("paused").baseUrl(upstream.baseUrl()).config(FOUR_MODELS_EVERY_30_MINUTES));
+        String blacklisted = credentials.insert(
+                credential().blacklisted().baseUrl(upstream.baseUrl()).config(FOUR_MODELS_EVERY_30_MINUTES));
 
         TickReport report = tickAt(NOW);
 
-        assertThat(report.probed()).isEqualTo(1);
-        assertThat(probesOf(paused))
+        assertThat(report.probed()).isZero();
+        assertThat(List.of(paused, blacklisted))
+                .allSatisfy(id -> assertThat(probesOf(id)).isEmpty());
+    }
+
+    @Test
+    void anOpenaiRelayWithoutMappingsIsProbedWithThePlatformsProbeModel() {
+        // issue 34: its default probe model used to be empty, so it stayed in error, silently
+        upstream.replySuccess();
+        String id = credentials.insert(credential()
+                .status("error")
+                .baseUrl(upstream.baseUrl())
+                .config("{\"recovery\":{\"mode\":\"healthcheck\",\"interval_minutes\":5}}"));
+
+        assertThat(tickAt(NOW).probed()).isEqualTo(1);
+
+        assertThat(probesOf(id))
                 .singleElement()
-                .satisfies(request -> assertThat(request.body()).contains("\"model\":\"up-alpha\""));
-        assertThat(outcomesAfterProbe(paused, 1))
+                .satisfies(request -> assertThat(request.body()).contains("\"model\":\"gpt-5-mini\""));
+        assertThat(outcomesAfterProbe(id, 1))
                 .singleElement()
-                .isInstanceOfSatisfying(
-                        CredentialEvent.ModelTestSucceeded.class,
-                        success -> assertThat(success.explicitTest())
-                                .as("a pass is the explicit-test recovery that brings the paused account back")
-                                .isTrue());
+                .isInstanceOfSatisfying(CredentialEvent.ModelTestSucceeded.class, success -> {
+                    assertThat(success.explicitTest()).isTrue();
+                    assertThat(success.automatic())
+                            .as("a probe's pass is automation: it would leave a pause or a blacklist")
+                            .isTrue();
+                });
     }
 }

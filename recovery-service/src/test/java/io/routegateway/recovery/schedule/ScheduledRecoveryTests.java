@@ -121,6 +121,7 @@ class ScheduledRecoveryTests extends RecoveryIntegrationTest {
         credentials.modelRow(onlyPausedModel, "up-model", "paused", null, Instant.parse("2026-08-11T20:00:00Z"));
         String revoked = credentials.insert(credential().status("revoked").config(MIDNIGHT_UTC));
         String paused = credentials.insert(credential().status("paused").config(MIDNIGHT_UTC));
+        String blacklisted = credentials.insert(credential().blacklisted().config(MIDNIGHT_UTC));
         String archived = credentials.insert(
                 credential().status("error").config(MIDNIGHT_UTC).archived());
         String off = credentials.insert(credential().status("error"));
@@ -131,13 +132,25 @@ class ScheduledRecoveryTests extends RecoveryIntegrationTest {
         TickReport before = tickAt("2026-08-11T23:59:50Z");
         TickReport report = tickAt("2026-08-12T00:00:20Z");
 
-        assertThat(before.walked()).as("archived accounts are not walked").isEqualTo(10);
+        assertThat(before.walked())
+                .as("archived, revoked, paused and blacklisted accounts are not walked")
+                .isEqualTo(8);
         assertThat(report.failed()).isZero();
-        assertThat(report.reactivated()).isEqualTo(4);
+        assertThat(report.reactivated()).isEqualTo(3);
         await().atMost(Duration.ofSeconds(20))
-                .untilAsserted(() -> assertThat(List.of(error, cooling, parkedModel, paused))
+                .untilAsserted(() -> assertThat(List.of(error, cooling, parkedModel))
                         .allSatisfy(id -> assertThat(topics.outcomes(id)).hasSize(1)));
-        assertThat(List.of(healthy, onlyPausedModel, revoked, archived, off, corruptConfig, corruptRule))
+        assertThat(List.of(
+                        healthy,
+                        onlyPausedModel,
+                        revoked,
+                        paused,
+                        blacklisted,
+                        archived,
+                        off,
+                        corruptConfig,
+                        corruptRule))
+                .as("a scheduled job overrules neither a person's pause nor a blacklist")
                 .allSatisfy(id -> assertThat(topics.outcomes(id)).isEmpty());
     }
 }

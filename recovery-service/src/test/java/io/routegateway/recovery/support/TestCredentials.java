@@ -6,6 +6,7 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.state.AccountState;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -28,6 +29,7 @@ public class TestCredentials {
         Instant cooldownUntil;
         boolean archived;
         String oauthAccountId;
+        String lastFailureKind;
 
         public Spec platform(String value) {
             platform = value;
@@ -70,6 +72,13 @@ public class TestCredentials {
             archived = true;
             return this;
         }
+
+        /** Taken out by the consecutive-failure blacklist: status error with the state's marker. */
+        public Spec blacklisted() {
+            status = "error";
+            lastFailureKind = AccountState.BLACKLISTED_KIND;
+            return this;
+        }
     }
 
     private final Pool pool;
@@ -95,8 +104,8 @@ public class TestCredentials {
         pool.preparedQuery("""
                         INSERT INTO route_credentials (id, name, platform, kind, base_url, encrypted_secret, config_json,
                             status, archived, next_retry_at, cooldown_until, created_at, updated_at,
-                            oauth_state, oauth_account_id)
-                        VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13)
+                            oauth_state, oauth_account_id, last_failure_kind)
+                        VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14)
                         """)
                 .execute(Tuple.from(new Object[] {
                     spec.id,
@@ -111,7 +120,8 @@ public class TestCredentials {
                     text(spec.cooldownUntil),
                     now,
                     spec.oauthAccountId == null ? null : "authorized",
-                    spec.oauthAccountId
+                    spec.oauthAccountId,
+                    spec.lastFailureKind
                 }))
                 .await()
                 .indefinitely();

@@ -149,9 +149,17 @@ public sealed interface CredentialEvent
      *
      * @param explicitTest a test against this single account (manual or healthcheck): full
      *     account-level recovery, sibling model rows untouched
+     * @param automatic optional (JSON {@code automatic}, absent = false): a healthcheck probe rather
+     *     than a test a person ran. It never lifts an account pause or a blacklist, which only a
+     *     person's action does ("automation may only undo automation")
      */
     record ModelTestSucceeded(
-            UUID eventId, String credentialId, Instant occurredAt, String modelKey, boolean explicitTest)
+            UUID eventId,
+            String credentialId,
+            Instant occurredAt,
+            String modelKey,
+            boolean explicitTest,
+            boolean automatic)
             implements CredentialEvent {}
 
     /** A configured recovery time fell in (previous tick, this tick]. */

@@ -1,5 +1,6 @@
 package io.routegateway.core.event;
 
+import io.routegateway.core.state.AccountState;
 import io.routegateway.core.text.StorableText;
 
 /**
@@ -14,7 +15,8 @@ import io.routegateway.core.text.StorableText;
  * (failure messages and response bodies, a usage record's requested model and model key, which are
  * only shown in the request log) is repaired: unstorable characters become U+FFFD and a model name
  * is cut to {@link #MAX_MODEL_CHARS} (the request log indexes it; an index entry has a size limit).
- * Reasons name the field and what is wrong, never the value.
+ * Reasons name the field and what is wrong, never the value. A failure kind that is the state's
+ * blacklist marker ({@link AccountState#BLACKLISTED_KIND}) is refused too.
  */
 public final class InboundScreen {
 
@@ -61,6 +63,11 @@ public final class InboundScreen {
                         event instanceof CredentialEvent.ScheduledReactivationTriggered scheduled
                                 ? scheduled.scheduledTime()
                                 : null);
+        if (refused == null && isStateMarker(kindOf(event))) {
+            // the blacklist marker is written by the transition alone; an event naming it would
+            // take an erroring account out of automatic recovery
+            refused = "kind is the state's blacklist marker, which no event may carry";
+        }
         if (refused != null) {
             return new Screened.Refused<>(refused);
         }
@@ -155,6 +162,10 @@ public final class InboundScreen {
             }
         }
         return null;
+    }
+
+    private static boolean isStateMarker(String kind) {
+        return kind != null && AccountState.BLACKLISTED_KIND.equalsIgnoreCase(kind.strip());
     }
 
     private static String modelText(String model) {

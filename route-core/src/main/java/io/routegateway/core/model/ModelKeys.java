@@ -89,7 +89,7 @@ public final class ModelKeys {
      *
      * <p>Empty when the account serves names it cannot enumerate — a pass-through catch-all ({@code
      * *}→{@code *}), or an official / mapping-less account of a platform without a baseline
-     * ({@code openai}). "Every serviceable model is unavailable" can then never be established, so
+     * ({@code openai}: its probe model is no baseline). "Every serviceable model is unavailable" can then never be established, so
      * model-scoped failures stay per model (the spec's default); the account still backs off on its
      * account-scoped failures (transport, 401/403, …).
      */
@@ -181,16 +181,19 @@ public final class ModelKeys {
         return Optional.empty();
     }
 
-    /** The default test model: the first non-fallback mapping's requested name. */
-    public static Optional<String> firstNonFallbackModel(
-            Platform platform, CredentialKind kind, List<ModelMapping> mappings) {
+    /**
+     * The default test model: the first non-fallback mapping's requested name, else the platform's
+     * {@link Platform#probeModel} (official accounts, no mappings, or only a catch-all — which
+     * serves that name too). Never empty, so every account can be tested and healthchecked.
+     */
+    public static String firstNonFallbackModel(Platform platform, CredentialKind kind, List<ModelMapping> mappings) {
         if (kind != CredentialKind.OFFICIAL && mappings != null) {
             for (ModelMapping mapping : mappings) {
                 if (!mapping.isCatchAll()) {
-                    return Optional.of(mapping.from());
+                    return mapping.from();
                 }
             }
         }
-        return platform.baselineModels().stream().findFirst();
+        return platform.probeModel();
     }
 }

@@ -14,7 +14,8 @@ import io.routegateway.core.forward.AttemptEvents;
  * What one model connectivity test means for the account: the outcome event to publish (if any)
  * and the answer shown to whoever asked. Both healthcheck probes and the admin test action are
  * explicit tests against a single account, so a pass is {@code ModelTestSucceeded(explicitTest)}
- * (full account-level recovery, sibling model rows untouched). A failure is published exactly as
+ * (full account-level recovery, sibling model rows untouched); a probe's pass is marked {@code
+ * automatic} and leaves a pause or a blacklist to a person. A failure is published exactly as
  * classified ({@code model_test_status} / {@code model_test}, or the semantic and quota channels)
  * and nothing else. A client-side status such as 400 or 404 is not a failure of the credential:
  * the test did not pass, but no event is published.
@@ -34,6 +35,8 @@ public record ModelTestOutcome(
      * @param status the upstream status the classifier saw, null when none arrived
      * @param modelKey the model key the test is charged under
      * @param explicitTest whether the test targets this single account (manual test, healthcheck)
+     * @param automatic whether a healthcheck probe ran it rather than a person: its pass never lifts
+     *     an account pause or a blacklist
      */
     public static ModelTestOutcome of(
             Verdict verdict,
@@ -41,6 +44,7 @@ public record ModelTestOutcome(
             String credentialId,
             String modelKey,
             boolean explicitTest,
+            boolean automatic,
             UUID eventId,
             Instant occurredAt) {
         if (verdict instanceof Verdict.Success) {
@@ -49,7 +53,8 @@ public record ModelTestOutcome(
                     status,
                     null,
                     null,
-                    new CredentialEvent.ModelTestSucceeded(eventId, credentialId, occurredAt, modelKey, explicitTest));
+                    new CredentialEvent.ModelTestSucceeded(
+                            eventId, credentialId, occurredAt, modelKey, explicitTest, automatic));
         }
         // a failing test is charged exactly like a failing forwarding attempt
         CredentialEvent failureEvent = AttemptEvents.of(verdict, credentialId, modelKey, eventId, occurredAt)

@@ -16,6 +16,7 @@ import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelKeys;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
+import io.routegateway.core.state.AccountState;
 import io.routegateway.core.state.AccountStatus;
 import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.core.state.ModelState;
@@ -31,23 +32,32 @@ public final class RecoveryDecisions {
     private RecoveryDecisions() {}
 
     /**
-     * The spec's {@code needs_recovery}: a revoked account never takes part; otherwise any status
-     * other than ok, any lingering backoff or cooldown timestamp, or any non-paused model row.
+     * The spec's {@code needs_recovery} over the status columns: a revoked account never takes part,
+     * and neither does a paused one ("paused is the user's will and a scheduled job does not
+     * overrule it: automation may only undo automation" — it waits for the person's resume or a test
+     * they run); otherwise any status other than ok, any lingering backoff or cooldown timestamp, or
+     * any non-paused model row.
      */
     public static boolean needsRecovery(
             AccountStatus status, Instant nextRetryAt, Instant cooldownUntil, boolean hasModelFailures) {
-        if (status == AccountStatus.REVOKED) {
+        if (status == AccountStatus.REVOKED || status == AccountStatus.PAUSED) {
             return false;
         }
         return status != AccountStatus.OK || nextRetryAt != null || cooldownUntil != null || hasModelFailures;
     }
 
+    /**
+     * {@link #needsRecovery(AccountStatus, Instant, Instant, boolean)} for one account, which also
+     * leaves out a blacklisted one (seed B: it "requires manual verification and does not recover
+     * automatically"); the other error flips (fingerprint streak, quota) do recover.
+     */
     public static boolean needsRecovery(CredentialHealth health) {
+        AccountState account = health.account();
+        if (account.isBlacklisted()) {
+            return false;
+        }
         return needsRecovery(
-                health.account().status(),
-                health.account().nextRetryAt(),
-                health.account().cooldownUntil(),
-                health.hasModelFailures());
+                account.status(), account.nextRetryAt(), account.cooldownUntil(), health.hasModelFailures());
     }
 
     /**
@@ -121,9 +131,10 @@ public final class RecoveryDecisions {
      * The requested model a healthcheck probes: the model row most in need of it — not paused,
      * cooldown expired (null or at/before now), oldest {@code updated_at} (model key breaks ties) —
      * mapped back to a requested name. A row no mapping reaches any more cannot be requested and
-     * is skipped. Without such a row: the first non-fallback mapping (or the platform baseline).
+     * is skipped. Without such a row: the first non-fallback mapping, else the platform's probe
+     * model — never empty, so a due account is always probed.
      */
-    public static Optional<String> probeModel(
+    public static String probeModel(
             Platform platform,
             CredentialKind kind,
             List<ModelMapping> mappings,
@@ -141,15 +152,15 @@ public final class RecoveryDecisions {
         for (ModelState row : candidates) {
             Optional<String> requested = ModelKeys.requestNameFor(kind, mappings, row.modelKey());
             if (requested.isPresent()) {
-                return requested;
+                return requested.get();
             }
         }
         return ModelKeys.firstNonFallbackModel(platform, kind, mappings);
     }
 
     /**
-     * One account on one tick. An account pause is recovered by the account's own rule like any
-     * other non-ok status (the spec's {@code needs_recovery} and {@code status != 'revoked'}); model
+     * One account on one tick, only when it {@link #needsRecovery(CredentialHealth) needs recovery}:
+     * a paused or blacklisted account is neither reactivated nor probed, whatever its rule, and model
      * pauses are never lifted here: reactivation keeps them and the probe skips them.
      *
      * @param previousTick null on the first tick after start
@@ -179,8 +190,7 @@ public final class RecoveryDecisions {
         if (!healthcheckDue(lastProbe, config.intervalMinutes(), thisTick)) {
             return RecoveryAction.NOTHING;
         }
-        return probeModel(platform, kind, mappings, health.models().values(), thisTick)
-                .<RecoveryAction>map(RecoveryAction.Probe::new)
-                .orElse(RecoveryAction.NOTHING);
+        return new RecoveryAction.Probe(
+                probeModel(platform, kind, mappings, health.models().values(), thisTick));
     }
 }

@@ -35,13 +35,18 @@ import io.routegateway.core.state.ModelState;
  * the probe, no {@code Retry-After} from its cooldown. This is the one routing path: the gateway
  * and route check both call it, so a route check says what the gateway does.
  *
- * <p>Refusal code when every group yields nothing — the most specific one seen, in this order:
- * {@code native_route_required} (a group had credentials that would serve the request but for its
- * protocol, and no servable one was cooling, tried or weight 0) › {@code route_pool.model_unavailable} (the model is served but paused / error everywhere it was
- * still possible) › {@code no_available_credential} (every candidate already tried, weight 0, or
- * cooling once the probe is spent) ›
- * {@code route_pool.model_unmatched} › {@code route_pool.no_enabled_credentials} › {@code
- * no_credentials}; ties keep the first group's code.
+ * <p>Refusal code when every group yields nothing — the one that tells the client what will
+ * change first, in this order: {@code no_available_credential} (a servable candidate was already
+ * tried, is weight 0, or is cooling once the probe is spent: it comes back by itself, hence the
+ * {@code Retry-After} from the earliest recovery) › {@code operation_unsupported} (a group had
+ * credentials that would serve but whose conversion cannot express the request) › {@code
+ * native_route_required} (… but only through a conversion the request or group forbids) › {@code
+ * route_pool.model_unavailable} (the model is served but paused / error everywhere it was still
+ * possible) › {@code route_pool.model_unmatched} › {@code route_pool.no_enabled_credentials} ›
+ * {@code no_credentials}; ties keep the first group's code. The groups that would never serve
+ * rank below one that is only waiting: a 400 for the request's shape, or advice to clear a pause,
+ * would send the client to the wrong fix while another group is merely throttled. Inside one
+ * group the same order holds (see {@code selectPass}).
  *
  * <p>Pure apart from reading {@code affinity} (which it never writes: call {@link
  * #rememberSuccess} after a successful forward) and drawing from {@code rng}. Allocation on the
@@ -498,18 +503,19 @@ public final class Router {
         return order;
     }
 
+    /** The refusal order of the class comment: a higher rank is the code a refusal reports. */
     private static int rank(ReasonCode code) {
         if (code == null) {
             return 0;
         }
         switch (code) {
-            case OPERATION_UNSUPPORTED:
-                return 7;
-            case NATIVE_ROUTE_REQUIRED:
-                return 6;
-            case MODEL_UNAVAILABLE:
-                return 5;
             case NO_AVAILABLE_CREDENTIAL:
+                return 7;
+            case OPERATION_UNSUPPORTED:
+                return 6;
+            case NATIVE_ROUTE_REQUIRED:
+                return 5;
+            case MODEL_UNAVAILABLE:
                 return 4;
             case MODEL_UNMATCHED:
                 return 3;

@@ -2,6 +2,8 @@ package io.routegateway.core.state;
 
 import java.time.Instant;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 /**
  * The failure columns of {@code route_credentials} plus its status: account-level state.
  *
@@ -31,6 +33,15 @@ public record AccountState(
     public static final AccountState HEALTHY =
             new AccountState(AccountStatus.OK, 0, null, null, null, null, null, 0, null);
 
+    /**
+     * The {@code last_failure_kind} the consecutive-failure blacklist writes with status {@code
+     * error}: no step of the forwarding chain (those are {@code FailureKind}) but the state's own
+     * marker, so recovery can tell a blacklist (seed B: "requires manual verification and does not
+     * recover automatically") from the error flips that do recover by themselves. No event carries
+     * it ({@code InboundScreen} refuses one that does).
+     */
+    public static final String BLACKLISTED_KIND = "blacklisted";
+
     public AccountState {
         if (status == null) {
             throw new IllegalArgumentException("status is required");
@@ -46,6 +57,29 @@ public record AccountState(
                 lastFailureKind,
                 lastFailureMessage,
                 lastFailureResponseJson,
+                semanticFailureStreakCount,
+                semanticFailureStreakFingerprint);
+    }
+
+    /**
+     * Whether the consecutive-failure blacklist took the account out: only a person brings it back.
+     * Derived, not a wire property (also for the OpenAPI document, which would list it otherwise).
+     */
+    @JsonIgnore
+    public boolean isBlacklisted() {
+        return status == AccountStatus.ERROR && BLACKLISTED_KIND.equals(lastFailureKind);
+    }
+
+    /** The same state with another failure detail (kind, message, response body). */
+    public AccountState withFailureDetail(String kind, String message, String responseJson) {
+        return new AccountState(
+                status,
+                transientFailureCount,
+                nextRetryAt,
+                cooldownUntil,
+                kind,
+                message,
+                responseJson,
                 semanticFailureStreakCount,
                 semanticFailureStreakFingerprint);
     }

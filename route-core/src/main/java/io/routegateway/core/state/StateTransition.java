@@ -110,9 +110,15 @@ public final class StateTransition {
                     : health.withAccount(health.account().withStatus(AccountStatus.PAUSED));
         }
         if (event instanceof CredentialResumed) {
-            return health.account().status() == AccountStatus.PAUSED
-                    ? health.withAccount(health.account().withStatus(AccountStatus.OK))
-                    : health;
+            AccountState account = health.account();
+            if (account.status() != AccountStatus.PAUSED) {
+                return health;
+            }
+            // a blacklisted account the person paused: their resume is the verification it awaited
+            return health.withAccount(
+                    AccountState.BLACKLISTED_KIND.equals(account.lastFailureKind())
+                            ? AccountState.HEALTHY
+                            : account.withStatus(AccountStatus.OK));
         }
         if (event instanceof CredentialRestored) {
             return health.withAccount(AccountState.HEALTHY);
@@ -204,7 +210,7 @@ public final class StateTransition {
                         escalated.semanticFailureStreakFingerprint()));
             }
         }
-        return blacklistIfThresholdExceeded(profile, next);
+        return keepBlacklistMarker(account, blacklistIfThresholdExceeded(profile, next, failure));
     }
 
     /**
@@ -235,16 +241,41 @@ public final class StateTransition {
     /**
      * The optional consecutive-failure threshold from runtime settings (seed B's blacklist: "removed
      * after consecutive failures exceed the threshold"): the failure that takes the count above the
-     * threshold flips the account to error, so threshold N tolerates N consecutive failures.
+     * threshold flips the account to error, so threshold N tolerates N consecutive failures. The
+     * flip is marked {@link AccountState#BLACKLISTED_KIND} with a message saying why, since seed B's
+     * blacklist "does not recover automatically" while other error flips do.
      */
-    private static CredentialHealth blacklistIfThresholdExceeded(CredentialProfile profile, CredentialHealth health) {
+    private static CredentialHealth blacklistIfThresholdExceeded(
+            CredentialProfile profile, CredentialHealth health, TransientFailureRecorded failure) {
         AccountState account = health.account();
         if (profile.blacklistThreshold() > 0
                 && account.status() == AccountStatus.OK
                 && account.transientFailureCount() > profile.blacklistThreshold()) {
-            return health.withAccount(account.withStatus(AccountStatus.ERROR));
+            String reason = account.transientFailureCount()
+                    + " consecutive failures exceeded the blacklist threshold of "
+                    + profile.blacklistThreshold() + "; restore the credential after verifying it (last failure: "
+                    + failure.kind() + (failure.message() == null ? "" : ": " + failure.message()) + ")";
+            return health.withAccount(account.withStatus(AccountStatus.ERROR)
+                    .withFailureDetail(
+                            AccountState.BLACKLISTED_KIND,
+                            FailureText.truncateMessage(reason),
+                            account.lastFailureResponseJson()));
         }
         return health;
+    }
+
+    /**
+     * A blacklisted account stays marked whatever happens to it until a person acts (restore, a
+     * test they run, resume): a later failure (a failing manual test, a quota answer) or an
+     * in-flight success must not turn it into an error that recovers by itself.
+     */
+    private static CredentialHealth keepBlacklistMarker(AccountState before, CredentialHealth next) {
+        AccountState after = next.account();
+        if (!before.isBlacklisted() || after.status() != AccountStatus.ERROR) {
+            return next;
+        }
+        return next.withAccount(after.withFailureDetail(
+                before.lastFailureKind(), before.lastFailureMessage(), before.lastFailureResponseJson()));
     }
 
     /**
@@ -277,16 +308,18 @@ public final class StateTransition {
         } else {
             status = streak >= threshold && policy.errorStatusEnabled() ? AccountStatus.ERROR : account.status();
         }
-        return health.withAccount(new AccountState(
-                status,
-                0,
-                until,
-                until,
-                FailureKind.SEMANTIC_RESPONSE_FAILED.label(),
-                FailureText.truncateMessage(quota.message()),
-                FailureText.truncateResponse(quota.responseBody()),
-                streak,
-                fingerprint));
+        return keepBlacklistMarker(
+                account,
+                health.withAccount(new AccountState(
+                        status,
+                        0,
+                        until,
+                        until,
+                        FailureKind.SEMANTIC_RESPONSE_FAILED.label(),
+                        FailureText.truncateMessage(quota.message()),
+                        FailureText.truncateResponse(quota.responseBody()),
+                        streak,
+                        fingerprint)));
     }
 
     /**
@@ -318,10 +351,12 @@ public final class StateTransition {
 
     /**
      * Success clearing: the account's failure traces are zeroed (status untouched); only the model
-     * this request hit loses its row, a paused row keeps its pause with failures reset.
+     * this request hit loses its row, a paused row keeps its pause with failures reset. A blacklisted
+     * account keeps its marker (an in-flight request that succeeds after the flip is no verification).
      */
     static CredentialHealth successClearing(CredentialHealth health, String modelKey, Instant at) {
-        CredentialHealth next = health.withAccount(health.account().clearedOfFailures());
+        CredentialHealth next = keepBlacklistMarker(
+                health.account(), health.withAccount(health.account().clearedOfFailures()));
         if (modelKey == null) {
             return next;
         }
@@ -339,26 +374,29 @@ public final class StateTransition {
     /**
      * A passing model test clears like a success and pulls error/warning back to ok. An explicit
      * test against the single account additionally performs full recovery: account columns cleared
-     * and status back to ok, a pause included (the explicit test is how a user learns a paused
-     * account came back). Sibling model rows and model pauses stay; a revocation is only undone by
-     * restore.
+     * and status back to ok. Only a person's test lifts what a person must decide — a pause (the
+     * explicit test is how a user learns a paused account came back) or a blacklist (seed B's
+     * "manual verification"); a healthcheck probe ({@code automatic}) leaves both, since automation
+     * may only undo automation. Sibling model rows and model pauses stay; a revocation is only
+     * undone by restore.
      */
     private static CredentialHealth modelTestSuccess(CredentialHealth health, ModelTestSucceeded test, Instant at) {
         CredentialHealth next = successClearing(health, test.modelKey(), at);
         AccountStatus status = next.account().status();
-        boolean recovers = test.explicitTest()
-                ? status != AccountStatus.REVOKED
-                : status == AccountStatus.ERROR || status == AccountStatus.WARNING;
+        boolean byAPerson = test.explicitTest() && !test.automatic();
+        boolean recovers = status != AccountStatus.REVOKED && (byAPerson || !awaitsAPerson(health.account()));
         return recovers ? next.withAccount(AccountState.HEALTHY) : next;
     }
 
     /**
      * Unconditional reactivation at a scheduled time (the spec's {@code status != 'revoked'}):
-     * every non-revoked account, a paused one included, is written back to ok with every trace
-     * cleared. Paused model rows survive: automation never lifts a model pause.
+     * written back to ok with every trace cleared. A paused or blacklisted account is left as it is
+     * ("a scheduled job does not overrule" the user's pause; a blacklist "does not recover
+     * automatically") — a trigger decided just before a pause can still arrive after it. Paused
+     * model rows survive: automation never lifts a model pause.
      */
     private static CredentialHealth scheduledReactivation(CredentialHealth health) {
-        if (health.account().status() == AccountStatus.REVOKED) {
+        if (health.account().status() == AccountStatus.REVOKED || awaitsAPerson(health.account())) {
             return health;
         }
         Map<String, ModelState> kept = new TreeMap<>();
@@ -368,6 +406,11 @@ public final class StateTransition {
             }
         }
         return new CredentialHealth(AccountState.HEALTHY, kept);
+    }
+
+    /** Paused by a person or blacklisted: what only a person's action lifts, never automation. */
+    private static boolean awaitsAPerson(AccountState account) {
+        return account.status() == AccountStatus.PAUSED || account.isBlacklisted();
     }
 
     private static boolean isPausedOrRevoked(AccountState account) {
@@ -458,7 +501,9 @@ public final class StateTransition {
             return "scheduled recovery at " + scheduled.scheduledTime();
         }
         if (event instanceof ModelTestSucceeded test) {
-            return test.explicitTest() ? "explicit model test passed" : "model test passed";
+            return test.automatic()
+                    ? "healthcheck probe passed"
+                    : test.explicitTest() ? "explicit model test passed" : "model test passed";
         }
         return null;
     }

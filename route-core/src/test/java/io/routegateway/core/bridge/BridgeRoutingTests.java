@@ -239,6 +239,48 @@ class BridgeRoutingTests {
     }
 
     @Test
+    void aThrottledNativeGroupOutranksAGroupThatCannotConvertTheRequest() {
+        // issue 34: Codex answered 429 (tried, cooling); the Claude group can never serve a
+        // previous_response_id. The request failed on a wait, not on its own shape: 502
+        // no_available_credential with Retry-After, not a 400 the client would give up on
+        PoolView view = PoolView.of(
+                List.of(
+                        cred("claude")
+                                .platform(Platform.CLAUDE)
+                                .serves("m")
+                                .groups("g1")
+                                .build(),
+                        cred("codex")
+                                .platform(Platform.CODEX)
+                                .serves("m")
+                                .groups("g2")
+                                .accountCooling(in(45))
+                                .build()),
+                List.of(group("g1").build(), group("g2").build()),
+                List.of(KEY));
+        for (long seed = 0; seed < 20; seed++) {
+            BridgePlan plan = plan(
+                    Protocol.OPENAI_RESPONSES,
+                    "{\"model\":\"m\",\"input\":\"hi\",\"previous_response_id\":\"r\"}",
+                    false);
+            RouteResult result = Router.route(
+                    view,
+                    new RouteRequest(KEY, Protocol.OPENAI_RESPONSES, "m", null, plan),
+                    Set.of("codex"),
+                    null,
+                    new Random(seed),
+                    NOW,
+                    true);
+
+            RouteResult.Refused refused = (RouteResult.Refused) result;
+            assertThat(refused.code()).isEqualTo(ReasonCode.NO_AVAILABLE_CREDENTIAL);
+            assertThat(refused.httpStatus()).isEqualTo(502);
+            assertThat(refused.earliestRecoveryAt()).isEqualTo(in(45));
+            assertThat(result.trace().outcome()).isEqualTo(ReasonCode.NO_AVAILABLE_CREDENTIAL);
+        }
+    }
+
+    @Test
     void theConversionIsKeptForTheUpstreamRequest() {
         BridgePlan plan = plan(Protocol.ANTHROPIC_MESSAGES, MESSAGES, false);
 

@@ -78,6 +78,19 @@ class EventSchemaTests {
     }
 
     @Test
+    void aModelTestWrittenBeforeAutomaticExistedReadsAsAPersonsTest() throws IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode older =
+                (com.fasterxml.jackson.databind.node.ObjectNode) sample("model-test-succeeded.v1");
+        older.remove("automatic");
+
+        CredentialEvent.ModelTestSucceeded event =
+                (CredentialEvent.ModelTestSucceeded) Json.MAPPER.treeToValue(older, CredentialEvent.class);
+
+        assertThat(event.explicitTest()).isTrue();
+        assertThat(event.automatic()).isFalse();
+    }
+
+    @Test
     void aSnapshotWrittenBeforeOutcomeSentAtExistedReadsWithoutOne() throws IOException {
         com.fasterxml.jackson.databind.node.ObjectNode older =
                 (com.fasterxml.jackson.databind.node.ObjectNode) sample(CredentialSnapshot.TYPE);

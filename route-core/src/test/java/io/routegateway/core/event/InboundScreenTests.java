@@ -144,6 +144,22 @@ class InboundScreenTests {
                 "U+0000");
     }
 
+    @Test
+    void anOutcomeNamingTheBlacklistMarkerAsItsKindIsRefused() {
+        // it would take an erroring account out of automatic recovery for good
+        UUID id = UUID.randomUUID();
+        assertRefused(
+                InboundScreen.outcome(new CredentialEvent.TransientFailureRecorded(
+                        id, "cred-1", AT, null, "blacklisted", 500, "forged", null)),
+                "kind",
+                "blacklist marker");
+        assertRefused(
+                InboundScreen.outcome(new CredentialEvent.PermanentFailureRecorded(
+                        id, "cred-1", AT, null, " Blacklisted", 401, "forged", null)),
+                "kind",
+                "blacklist marker");
+    }
+
     private static void assertRefused(Screened<?> screened, String field, String what) {
         assertThat(screened).isInstanceOf(Screened.Refused.class);
         assertThat(((Screened.Refused<?>) screened).reason())

@@ -82,14 +82,31 @@ class ModelKeysTests {
     }
 
     @Test
-    void theDefaultTestModelIsTheFirstNonFallbackMappingElseTheBaseline() {
+    void theDefaultTestModelIsTheFirstNonFallbackMappingElseThePlatformsProbeModel() {
         List<ModelMapping> fallbackFirst = List.of(new ModelMapping("*", "upstream-fallback"), MAPPINGS.get(0));
         assertThat(ModelKeys.firstNonFallbackModel(Platform.OPENAI, CredentialKind.API, fallbackFirst))
-                .contains("gpt-5.6-sol");
+                .isEqualTo("gpt-5.6-sol");
         assertThat(ModelKeys.firstNonFallbackModel(Platform.CLAUDE, CredentialKind.OFFICIAL, MAPPINGS))
-                .contains(Platform.CLAUDE.baselineModels().get(0));
+                .isEqualTo(Platform.CLAUDE.baselineModels().get(0));
         assertThat(ModelKeys.firstNonFallbackModel(
                         Platform.OPENAI, CredentialKind.API, List.of(new ModelMapping("*", "*"))))
-                .isEqualTo(Optional.empty());
+                .isEqualTo("gpt-5-mini");
+        assertThat(ModelKeys.firstNonFallbackModel(Platform.OPENAI, CredentialKind.API, List.of()))
+                .isEqualTo("gpt-5-mini");
+    }
+
+    @Test
+    void theOpenaiProbeModelIsNoBaselineSoARelaysModelsStayUnenumerable() {
+        // the probe model only says what to ask for; escalation and /models still cannot list a relay
+        assertThat(Platform.OPENAI.baselineModels()).isEmpty();
+        assertThat(ModelKeys.escalationModelKeys(Platform.OPENAI, CredentialKind.API, List.of()))
+                .isEmpty();
+        for (Platform platform : Platform.values()) {
+            assertThat(platform.probeModel()).isNotBlank();
+            if (!platform.baselineModels().isEmpty()) {
+                assertThat(platform.probeModel())
+                        .isEqualTo(platform.baselineModels().get(0));
+            }
+        }
     }
 }

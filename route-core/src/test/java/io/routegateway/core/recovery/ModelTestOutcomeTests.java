@@ -20,7 +20,7 @@ class ModelTestOutcomeTests {
 
     static ModelTestOutcome test(UpstreamOutcome outcome) {
         return ModelTestOutcome.of(
-                OutcomeClassifier.classify(outcome), outcome.status(), "cred-1", "up-model", true, ID, NOW);
+                OutcomeClassifier.classify(outcome), outcome.status(), "cred-1", "up-model", true, false, ID, NOW);
     }
 
     @Test
@@ -31,7 +31,15 @@ class ModelTestOutcomeTests {
         assertThat(outcome.status()).isEqualTo(200);
         assertThat(outcome.kind()).isNull();
         assertThat(outcome.event())
-                .isEqualTo(new CredentialEvent.ModelTestSucceeded(ID, "cred-1", NOW, "up-model", true));
+                .isEqualTo(new CredentialEvent.ModelTestSucceeded(ID, "cred-1", NOW, "up-model", true, false));
+    }
+
+    @Test
+    void aProbesPassSaysItWasAutomatic() {
+        ModelTestOutcome outcome = ModelTestOutcome.of(Verdict.SUCCESS, 200, "cred-1", "up-model", true, true, ID, NOW);
+
+        assertThat(outcome.event())
+                .isEqualTo(new CredentialEvent.ModelTestSucceeded(ID, "cred-1", NOW, "up-model", true, true));
     }
 
     @Test
@@ -126,7 +134,7 @@ class ModelTestOutcomeTests {
             new Verdict.QuotaExhausted(200, "x", null)
         };
         for (Verdict verdict : verdicts) {
-            ModelTestOutcome outcome = ModelTestOutcome.of(verdict, 200, "c", "m", true, ID, NOW);
+            ModelTestOutcome outcome = ModelTestOutcome.of(verdict, 200, "c", "m", true, false, ID, NOW);
             assertThat(outcome.success()).isEqualTo(verdict instanceof Verdict.Success);
             assertThat(outcome.outcomeEvent().isPresent()).isEqualTo(verdict.isFailure() || outcome.success());
         }

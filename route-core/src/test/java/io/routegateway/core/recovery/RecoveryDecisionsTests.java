@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.routegateway.core.model.CredentialKind;
+import io.routegateway.core.model.ModelKeys;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.state.AccountState;
@@ -59,10 +60,41 @@ class RecoveryDecisionsTests {
         @ParameterizedTest(name = "status {0} needs recovery")
         @EnumSource(
                 value = AccountStatus.class,
-                names = {"WARNING", "ERROR", "PAUSED"})
-        void anyStatusOtherThanOkNeedsRecovery(AccountStatus status) {
+                names = {"WARNING", "ERROR"})
+        void errorAndWarningNeedRecovery(AccountStatus status) {
             assertThat(RecoveryDecisions.needsRecovery(status, null, null, false))
                     .isTrue();
+        }
+
+        @Test
+        void aPausedAccountIsThePersonsAndNeverNeedsRecoveryWhateverElseItCarries() {
+            // issue 34: "paused is the user's will … automation may only undo automation"
+            assertThat(RecoveryDecisions.needsRecovery(AccountStatus.PAUSED, null, null, false))
+                    .isFalse();
+            assertThat(RecoveryDecisions.needsRecovery(AccountStatus.PAUSED, NOW, NOW, true))
+                    .isFalse();
+        }
+
+        @Test
+        void aBlacklistedAccountWaitsForAPersonWhileOtherErrorsRecover() {
+            CredentialHealth blacklisted = new CredentialHealth(
+                    new AccountState(
+                            AccountStatus.ERROR,
+                            4,
+                            null,
+                            null,
+                            "blacklisted",
+                            "4 consecutive failures exceeded the blacklist threshold of 3",
+                            null,
+                            0,
+                            null),
+                    Map.of());
+            CredentialHealth quotaError = new CredentialHealth(
+                    new AccountState(
+                            AccountStatus.ERROR, 0, null, null, "semantic_response_failed", "quota", null, 1, "fp"),
+                    Map.of());
+            assertThat(RecoveryDecisions.needsRecovery(blacklisted)).isFalse();
+            assertThat(RecoveryDecisions.needsRecovery(quotaError)).isTrue();
         }
 
         @Test
@@ -275,8 +307,7 @@ class RecoveryDecisionsTests {
                 new ModelMapping("*", "upstream-default"));
 
         Object probe(List<ModelState> rows) {
-            return RecoveryDecisions.probeModel(Platform.OPENAI, CredentialKind.API, mappings, rows, NOW)
-                    .orElse(null);
+            return RecoveryDecisions.probeModel(Platform.OPENAI, CredentialKind.API, mappings, rows, NOW);
         }
 
         @Test
@@ -331,7 +362,7 @@ class RecoveryDecisionsTests {
                                     row("upstream-gone", ModelStatus.ERROR, null, NOW.minusSeconds(900)),
                                     row("upstream-glm", ModelStatus.OK, null, NOW.minusSeconds(60))),
                             NOW))
-                    .contains("glm-5.3");
+                    .isEqualTo("glm-5.3");
         }
 
         @Test
@@ -351,7 +382,7 @@ class RecoveryDecisionsTests {
                             List.of(),
                             List.of(row("claude-haiku-4-5", ModelStatus.ERROR, null, NOW.minusSeconds(60))),
                             NOW))
-                    .contains("claude-haiku-4-5");
+                    .isEqualTo("claude-haiku-4-5");
         }
     }
 
@@ -386,6 +417,56 @@ class RecoveryDecisionsTests {
                     .isEqualTo(RecoveryAction.NOTHING);
         }
 
+        /**
+         * Issue 34: an account in error whose mappings name no model (none, or only a catch-all) is
+         * still probed — with its platform's probe model, which the account then serves — for every
+         * platform and kind, so no healthcheck rule can be one that never fires.
+         */
+        @ParameterizedTest(name = "{0}")
+        @EnumSource(Platform.class)
+        void everyAccountWithoutANamedModelIsProbedWithAModelItServes(Platform platform) {
+            List<List<ModelMapping>> unnamed = List.of(
+                    List.of(), List.of(new ModelMapping("*", "*")), List.of(new ModelMapping("*", "upstream-any")));
+            for (CredentialKind kind : CredentialKind.values()) {
+                if (!platform.accepts(kind)) {
+                    continue;
+                }
+                for (List<ModelMapping> shape : unnamed) {
+                    RecoveryAction action = RecoveryDecisions.decide(
+                            RecoveryConfig.healthcheck(30),
+                            erroring,
+                            platform,
+                            kind,
+                            shape,
+                            NOW.minusSeconds(30),
+                            NOW,
+                            null);
+                    assertThat(action)
+                            .as("%s %s with mappings %s", platform, kind, shape)
+                            .isInstanceOf(RecoveryAction.Probe.class);
+                    String model = ((RecoveryAction.Probe) action).model();
+                    assertThat(model).isNotBlank();
+                    assertThat(ModelKeys.upstreamModel(kind, shape, model))
+                            .as("the account serves the probe model")
+                            .isPresent();
+                }
+            }
+        }
+
+        @Test
+        void anOpenaiRelayWithoutMappingsIsProbedWithItsCheapChatModel() {
+            assertThat(RecoveryDecisions.decide(
+                            RecoveryConfig.healthcheck(30),
+                            erroring,
+                            Platform.OPENAI,
+                            CredentialKind.API,
+                            List.of(),
+                            NOW.minusSeconds(30),
+                            NOW,
+                            null))
+                    .isEqualTo(new RecoveryAction.Probe("gpt-5-mini"));
+        }
+
         @Test
         void offHealthyAndRevokedAccountsGetNothing() {
             CredentialHealth revoked =
@@ -400,17 +481,31 @@ class RecoveryDecisionsTests {
         }
 
         @Test
-        void aPausedAccountIsRecoveredByItsOwnRuleLikeAnyOtherNonOkStatus() {
-            CredentialHealth paused =
-                    CredentialHealth.HEALTHY.withAccount(AccountState.HEALTHY.withStatus(AccountStatus.PAUSED));
+        void aPausedAccountIsNeitherReactivatedNorProbedWhateverItsRule() {
+            // issue 34: a pause lasted one tick under healthcheck (due at once, the pass lifted it)
+            // and until the next configured time under scheduled; it lasts until a person acts
+            CredentialHealth paused = new CredentialHealth(
+                    AccountState.HEALTHY.withStatus(AccountStatus.PAUSED),
+                    Map.of("upstream-sol", row("upstream-sol", ModelStatus.OK, null, NOW.minusSeconds(600))));
             RecoveryConfig scheduled = RecoveryConfig.scheduled(List.of(LocalTime.of(16, 0)), SHANGHAI);
             Instant tick = Instant.parse("2026-09-02T08:00:10Z"); // 16:00:10 in Shanghai
             assertThat(decide(scheduled, paused, tick.minusSeconds(30), tick, null))
-                    .isEqualTo(new RecoveryAction.Reactivate(LocalTime.of(16, 0)));
+                    .isEqualTo(RecoveryAction.NOTHING);
             assertThat(decide(RecoveryConfig.healthcheck(30), paused, NOW.minusSeconds(30), NOW, null))
-                    .isEqualTo(new RecoveryAction.Probe("gpt-5.6-sol"));
+                    .isEqualTo(RecoveryAction.NOTHING);
             assertThat(decide(RecoveryConfig.OFF, paused, NOW.minusSeconds(30), NOW, null))
-                    .as("without a recovery rule a pause stays until the user lifts it")
+                    .isEqualTo(RecoveryAction.NOTHING);
+        }
+
+        @Test
+        void aBlacklistedAccountIsNeitherReactivatedNorProbed() {
+            CredentialHealth blacklisted = CredentialHealth.HEALTHY.withAccount(
+                    new AccountState(AccountStatus.ERROR, 4, null, null, "blacklisted", "blacklisted", null, 0, null));
+            RecoveryConfig scheduled = RecoveryConfig.scheduled(List.of(LocalTime.of(16, 0)), SHANGHAI);
+            Instant tick = Instant.parse("2026-09-02T08:00:10Z"); // 16:00:10 in Shanghai
+            assertThat(decide(scheduled, blacklisted, tick.minusSeconds(30), tick, null))
+                    .isEqualTo(RecoveryAction.NOTHING);
+            assertThat(decide(RecoveryConfig.healthcheck(30), blacklisted, NOW.minusSeconds(30), NOW, null))
                     .isEqualTo(RecoveryAction.NOTHING);
         }
     }

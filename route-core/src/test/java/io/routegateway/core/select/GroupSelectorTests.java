@@ -175,7 +175,7 @@ class GroupSelectorTests {
     }
 
     @Test
-    void finalRefusalIsTheMostSpecificCodeAcrossGroups() {
+    void finalRefusalIsTheHighestRankedCodeAcrossGroups() {
         AccessKeySnapshot key = key("k").groups("g1", "g2", "g3").build();
         PoolView view = view(
                 key,
@@ -195,7 +195,18 @@ class GroupSelectorTests {
                     new SplittableRandom(seed),
                     NOW,
                     false);
-            assertThat(((RouteResult.Refused) result).code()).isEqualTo(ReasonCode.MODEL_UNAVAILABLE);
+            assertThat(((RouteResult.Refused) result).code())
+                    .as("a tried credential outranks a pause and a missing mapping: it is the one that comes back")
+                    .isEqualTo(ReasonCode.NO_AVAILABLE_CREDENTIAL);
+            RouteResult withoutTheTriedGroup = Router.route(
+                    view,
+                    new RouteRequest(key("k").groups("g2", "g3").build(), Protocol.OPENAI_CHAT, "m", null),
+                    Set.of("a"),
+                    null,
+                    new SplittableRandom(seed),
+                    NOW,
+                    false);
+            assertThat(((RouteResult.Refused) withoutTheTriedGroup).code()).isEqualTo(ReasonCode.MODEL_UNAVAILABLE);
         }
     }
 

@@ -265,6 +265,41 @@ class RouterTests {
     }
 
     @Test
+    void aCoolingGroupOutranksAGroupWhoseModelIsPausedInEveryFailoverOrder() {
+        // issue 34: g1's only account has the model paused, g2's answered 429 in this request and
+        // cools; the pause is the user's will and never lifts by itself, the 429 does: the client
+        // is told to retry later, not to clear a pause that is not the reason it failed
+        AccessKeySnapshot key = key("k").groups("g1", "g2").build();
+        PoolView view = PoolView.of(
+                List.of(
+                        cred("paused").serves("m").groups("g1").paused("m").build(),
+                        cred("throttled")
+                                .serves("m")
+                                .groups("g2")
+                                .modelCooling("m", in(30))
+                                .build()),
+                List.of(group("g1").build(), group("g2").build()),
+                List.of(key));
+        for (int seed = 0; seed < 20; seed++) {
+            RouteResult result = Router.route(
+                    view,
+                    new RouteRequest(key, Protocol.OPENAI_CHAT, "m", null),
+                    Set.of("throttled"),
+                    null,
+                    new SplittableRandom(seed),
+                    NOW,
+                    true);
+            RouteResult.Refused refused = refused(result);
+            assertThat(refused.code()).isEqualTo(ReasonCode.NO_AVAILABLE_CREDENTIAL);
+            assertThat(refused.httpStatus()).isEqualTo(502);
+            assertThat(refused.earliestRecoveryAt()).isEqualTo(in(30));
+            assertThat(result.trace().outcome())
+                    .as("route check names the code the gateway answers with")
+                    .isEqualTo(ReasonCode.NO_AVAILABLE_CREDENTIAL);
+        }
+    }
+
+    @Test
     void archivedCredentialBelongsToNoGroup() {
         PoolView view = view(
                 List.of(cred("a").serves("m").archived().build()),

@@ -67,7 +67,12 @@ final class Events {
     }
 
     static ModelTestSucceeded test(int second, String modelKey, boolean explicit) {
-        return new ModelTestSucceeded(UUID.randomUUID(), CREDENTIAL, t(second), modelKey, explicit);
+        return new ModelTestSucceeded(UUID.randomUUID(), CREDENTIAL, t(second), modelKey, explicit, false);
+    }
+
+    /** A healthcheck probe's pass: explicit against the account, but automation. */
+    static ModelTestSucceeded probe(int second, String modelKey) {
+        return new ModelTestSucceeded(UUID.randomUUID(), CREDENTIAL, t(second), modelKey, true, true);
     }
 
     static CredentialEvent.ScheduledReactivationTriggered scheduled(int second) {

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import static io.routegateway.core.state.Events.failure;
 import static io.routegateway.core.state.Events.permanent;
+import static io.routegateway.core.state.Events.probe;
 import static io.routegateway.core.state.Events.quota;
 import static io.routegateway.core.state.Events.scheduled;
 import static io.routegateway.core.state.Events.status;
@@ -741,6 +742,39 @@ class StateTransitionTests {
         }
 
         @Test
+        void aHealthcheckProbesPassNeverLiftsAnAccountPause() {
+            // issue 34: the probe may have been decided before the person paused the account
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth paused = pausedWithTracesAndModelRows(profile);
+
+            CredentialHealth next = apply(profile, paused, probe(3, "upstream-glm"));
+
+            assertThat(next.account().status()).isEqualTo(AccountStatus.PAUSED);
+            assertThat(next.account().hasFailureTraces())
+                    .as("the pass still clears the traces like any success")
+                    .isFalse();
+            assertThat(next.models()).containsOnlyKeys("upstream-sol");
+        }
+
+        @Test
+        void aHealthcheckProbesPassRecoversAnErrorButNotABlacklist() {
+            CredentialProfile thresholdOne =
+                    new CredentialProfile(Platform.OPENAI, CredentialKind.API, SOL_AND_GLM, FailurePolicy.DEFAULTS, 1);
+            CredentialHealth quotaError = apply(thresholdOne, CredentialHealth.HEALTHY, quota(0, "insufficient_quota"));
+            CredentialHealth blacklisted =
+                    apply(thresholdOne, CredentialHealth.HEALTHY, status(0, null, 500), status(1, null, 500));
+            assertThat(blacklisted.account().isBlacklisted()).isTrue();
+
+            assertThat(apply(thresholdOne, quotaError, probe(2, "upstream-sol")).account())
+                    .isEqualTo(AccountState.HEALTHY);
+            AccountState stillBlacklisted =
+                    apply(thresholdOne, blacklisted, probe(2, "upstream-sol")).account();
+            assertThat(stillBlacklisted.isBlacklisted()).isTrue();
+            assertThat(stillBlacklisted.lastFailureMessage())
+                    .isEqualTo(blacklisted.account().lastFailureMessage());
+        }
+
+        @Test
         void aPlainTestNeverLiftsAPauseAndNoTestLiftsARevocation() {
             CredentialHealth paused =
                     new CredentialHealth(AccountState.HEALTHY.withStatus(AccountStatus.PAUSED), java.util.Map.of());
@@ -789,7 +823,9 @@ class StateTransitionTests {
         }
 
         @Test
-        void reactivatesAPausedAccountButKeepsItsPausedModelRows() {
+        void neverTouchesAPausedAccount() {
+            // issue 34: a scheduled job does not overrule the user's pause, not even a reactivation
+            // decided before the pause that arrives after it
             CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
             CredentialHealth broken = apply(
                     profile,
@@ -797,13 +833,25 @@ class StateTransitionTests {
                     new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), "upstream-glm"),
                     status(1, "upstream-sol", 429),
                     status(2, null, 503));
-            CredentialHealth paused = broken.withAccount(broken.account().withStatus(AccountStatus.PAUSED));
+            CredentialHealth paused = apply(
+                    profile, broken, new CredentialEvent.CredentialPaused(UUID.randomUUID(), Events.CREDENTIAL, t(3)));
 
-            CredentialHealth next = apply(profile, paused, scheduled(100));
+            assertThat(apply(profile, paused, scheduled(100))).isEqualTo(paused);
+        }
 
-            assertThat(next.account())
-                    .as("an account pause is a recovery target of the account's own rule")
-                    .isEqualTo(AccountState.HEALTHY);
+        @Test
+        void keepsAPausedModelRowWhenItReactivatesTheAccount() {
+            CredentialProfile profile = profile(COOLDOWN_ON, SOL_AND_GLM);
+            CredentialHealth broken = apply(
+                    profile,
+                    CredentialHealth.HEALTHY,
+                    new CredentialEvent.ModelPaused(UUID.randomUUID(), Events.CREDENTIAL, t(0), "upstream-glm"),
+                    status(1, "upstream-sol", 429),
+                    status(2, null, 503));
+
+            CredentialHealth next = apply(profile, broken, scheduled(100));
+
+            assertThat(next.account()).isEqualTo(AccountState.HEALTHY);
             assertThat(next.models()).containsOnlyKeys("upstream-glm");
             assertThat(next.models().get("upstream-glm").status())
                     .as("automation never lifts a model pause")
@@ -923,6 +971,95 @@ class StateTransitionTests {
             assertThat(reset.account().status()).isEqualTo(AccountStatus.OK);
             CredentialHealth fourth = apply(withThreshold, reset, status(7, null, 500));
             assertThat(fourth.account().status()).isEqualTo(AccountStatus.ERROR);
+        }
+
+        CredentialProfile thresholdThree =
+                new CredentialProfile(Platform.OPENAI, CredentialKind.API, SOL_AND_GLM, FailurePolicy.DEFAULTS, 3);
+
+        /** Four consecutive account failures over a threshold of three: blacklisted. */
+        CredentialHealth blacklisted() {
+            return apply(
+                    thresholdThree,
+                    CredentialHealth.HEALTHY,
+                    status(0, null, 500),
+                    status(1, null, 500),
+                    status(2, null, 500),
+                    status(3, null, 500));
+        }
+
+        @Test
+        void theBlacklistIsMarkedDurablyWithHowManyFailuresExceededTheThreshold() {
+            AccountState account = blacklisted().account();
+            assertThat(account.status()).isEqualTo(AccountStatus.ERROR);
+            assertThat(account.lastFailureKind()).isEqualTo("blacklisted");
+            assertThat(account.lastFailureMessage())
+                    .contains("4 consecutive failures")
+                    .contains("threshold of 3")
+                    .contains("upstream returned 500");
+        }
+
+        @Test
+        void laterFailuresAndSuccessesDoNotEraseTheMarker() {
+            // a failing manual test, a quota answer, an in-flight request that succeeds after the flip
+            CredentialHealth start = blacklisted();
+            for (CredentialEvent later : List.of(
+                    failure(10, null, "model_test", null, "connect timeout"),
+                    failure(10, "upstream-sol", "model_test_status", 429, "upstream returned 429"),
+                    quota(10, "insufficient_quota"),
+                    success(10, "upstream-sol"))) {
+                AccountState account = apply(thresholdThree, start, later).account();
+                assertThat(account.status()).as("%s", later.type()).isEqualTo(AccountStatus.ERROR);
+                assertThat(account.lastFailureKind()).as("%s", later.type()).isEqualTo("blacklisted");
+                assertThat(account.lastFailureMessage())
+                        .as("%s", later.type())
+                        .isEqualTo(start.account().lastFailureMessage());
+            }
+        }
+
+        @Test
+        void scheduledReactivationLeavesABlacklistedAccountAlone() {
+            CredentialHealth start = blacklisted();
+            assertThat(apply(thresholdThree, start, scheduled(100))).isEqualTo(start);
+        }
+
+        @Test
+        void otherErrorFlipsStillRecoverOnSchedule() {
+            CredentialHealth quotaError =
+                    apply(thresholdThree, CredentialHealth.HEALTHY, quota(0, "insufficient_quota"));
+            assertThat(quotaError.account().status()).isEqualTo(AccountStatus.ERROR);
+            assertThat(apply(thresholdThree, quotaError, scheduled(100)).account())
+                    .isEqualTo(AccountState.HEALTHY);
+        }
+
+        @Test
+        void aPersonBringsItBackByRestoreOrAnExplicitTest() {
+            CredentialHealth start = blacklisted();
+            assertThat(apply(
+                                    thresholdThree,
+                                    start,
+                                    new CredentialEvent.CredentialRestored(UUID.randomUUID(), Events.CREDENTIAL, t(10)))
+                            .account())
+                    .isEqualTo(AccountState.HEALTHY);
+            assertThat(apply(thresholdThree, start, test(10, "upstream-sol", true))
+                            .account())
+                    .isEqualTo(AccountState.HEALTHY);
+        }
+
+        @Test
+        void aPauseKeepsTheMarkerAndTheResumeThatEndsItBringsTheAccountBack() {
+            CredentialHealth paused = apply(
+                    thresholdThree,
+                    blacklisted(),
+                    new CredentialEvent.CredentialPaused(UUID.randomUUID(), Events.CREDENTIAL, t(10)));
+            assertThat(paused.account().lastFailureKind()).isEqualTo("blacklisted");
+
+            CredentialHealth resumed = apply(
+                    thresholdThree,
+                    paused,
+                    new CredentialEvent.CredentialResumed(UUID.randomUUID(), Events.CREDENTIAL, t(11)));
+            assertThat(resumed.account())
+                    .as("the person's resume is the verification; the count starts again")
+                    .isEqualTo(AccountState.HEALTHY);
         }
 
         @Test

@@ -51,16 +51,46 @@ class TransitionInvariantProperties {
     }
 
     @Property(tries = 300)
-    void aPausedAccountComesBackOnlyThroughItsRecoveryRuleOrAnExplicitTest(
-            @ForAll("automaticEvents") List<CredentialEvent> events) {
+    void aPausedAccountComesBackOnlyThroughATestAPersonRan(@ForAll("automaticEvents") List<CredentialEvent> events) {
         CredentialHealth state = new CredentialHealth(AccountState.HEALTHY.withStatus(AccountStatus.PAUSED), Map.of());
         for (CredentialEvent event : events) {
             CredentialHealth before = state;
             state = StateTransition.apply(PROFILE, state, event).next();
-            boolean recovers = event instanceof CredentialEvent.ScheduledReactivationTriggered
-                    || (event instanceof CredentialEvent.ModelTestSucceeded test && test.explicitTest());
-            if (before.account().status() == AccountStatus.PAUSED && !recovers) {
+            boolean byAPerson = event instanceof CredentialEvent.ModelTestSucceeded test
+                    && test.explicitTest()
+                    && !test.automatic();
+            if (before.account().status() == AccountStatus.PAUSED && !byAPerson) {
                 assertThat(state.account().status()).isEqualTo(AccountStatus.PAUSED);
+            }
+        }
+    }
+
+    @Property(tries = 300)
+    void aBlacklistedAccountStaysBlacklistedUntilATestAPersonRan(
+            @ForAll("automaticEvents") List<CredentialEvent> events) {
+        CredentialHealth state = new CredentialHealth(
+                new AccountState(
+                        AccountStatus.ERROR,
+                        5,
+                        null,
+                        null,
+                        AccountState.BLACKLISTED_KIND,
+                        "over the threshold",
+                        null,
+                        0,
+                        null),
+                Map.of());
+        for (CredentialEvent event : events) {
+            CredentialHealth before = state;
+            state = StateTransition.apply(PROFILE, state, event).next();
+            boolean byAPerson = event instanceof CredentialEvent.ModelTestSucceeded test
+                    && test.explicitTest()
+                    && !test.automatic();
+            if (before.account().isBlacklisted() && !byAPerson) {
+                assertThat(state.account().isBlacklisted())
+                        .as("after %s", event.type())
+                        .isTrue();
+                assertThat(state.account().lastFailureMessage()).isEqualTo("over the threshold");
             }
         }
     }
@@ -134,9 +164,10 @@ class TransitionInvariantProperties {
                 .as((k, s) -> new CredentialEvent.AttemptSucceeded(UUID.randomUUID(), "c", T0.plusSeconds(s), k));
         Arbitrary<CredentialEvent> quota = second.map(s -> CredentialEvent.QuotaExhaustionRecorded.withoutReset(
                 UUID.randomUUID(), "c", T0.plusSeconds(s), null, 200, "quota exhausted", null));
-        Arbitrary<CredentialEvent> test = Combinators.combine(key, second, Arbitraries.of(true, false))
-                .as((k, s, explicit) ->
-                        new CredentialEvent.ModelTestSucceeded(UUID.randomUUID(), "c", T0.plusSeconds(s), k, explicit));
+        Arbitrary<CredentialEvent> test = Combinators.combine(
+                        key, second, Arbitraries.of(true, false), Arbitraries.of(true, false))
+                .as((k, s, explicit, automatic) -> new CredentialEvent.ModelTestSucceeded(
+                        UUID.randomUUID(), "c", T0.plusSeconds(s), k, explicit, automatic));
         Arbitrary<CredentialEvent> scheduled = second.map(s ->
                 new CredentialEvent.ScheduledReactivationTriggered(UUID.randomUUID(), "c", T0.plusSeconds(s), "03:00"));
         return Arbitraries.oneOf(transientFailure, success, quota, test, scheduled)

@@ -144,6 +144,11 @@ class OutcomeApplyTests {
             CredentialEntity account = credential(id);
             assertThat(account.transientFailureCount).isEqualTo(3);
             assertThat(account.status).isEqualTo("error");
+            assertThat(account.lastFailureKind)
+                    .as("stored as the blacklist's marker, which recovery leaves to a person")
+                    .isEqualTo("blacklisted");
+            assertThat(account.lastFailureMessage)
+                    .contains("3 consecutive failures exceeded the blacklist threshold of 2");
         } finally {
             setBlacklistThreshold("0");
         }
