@@ -68,15 +68,6 @@ public sealed interface UpstreamResponse permits UpstreamResponse.Complete, Upst
             }
             return AttemptVerdict.of(outcome, echo, kind, platform, responseHeaders(), now);
         }
-
-        /**
-         * The verdict an api credential's answer gets: no usage-limit signal is read, so neither
-         * the platform nor the time matters. An official account's answer needs {@link
-         * #verdict(CredentialKind, Platform, Instant)}.
-         */
-        public Verdict verdict() {
-            return verdict(CredentialKind.API, null, Instant.EPOCH);
-        }
     }
 
     /**
