@@ -7,6 +7,7 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.limits.CredentialLimits;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
@@ -37,6 +38,7 @@ import io.routegateway.core.state.ModelState;
  *     recovery-service) that saw it: the timestamp of its {@link Topics#OUTCOMES} record, so each
  *     reader can time an outcome's way to its view; null when an admin action, a refresh or the
  *     start-up republication wrote this version. Optional on the wire.
+ * @param limits what the credential itself allows (its relay's limits); optional on the wire
  */
 public record CredentialSnapshot(
         String credentialId,
@@ -61,9 +63,62 @@ public record CredentialSnapshot(
         Instant publishedAt,
         OAuthStatus oauth,
         Instant outcomeSentAt,
-        OutcomePosition outcomePosition) {
+        OutcomePosition outcomePosition,
+        CredentialLimits limits) {
 
     public static final String TYPE = "credential-state.v1";
+
+    /** A credential without limits of its own. */
+    public CredentialSnapshot(
+            String credentialId,
+            long version,
+            String name,
+            Platform platform,
+            CredentialKind kind,
+            String baseUrl,
+            String encryptedSecret,
+            List<ModelMapping> modelMappings,
+            FailurePolicy failurePolicy,
+            boolean enabled,
+            boolean archived,
+            boolean inPool,
+            int priority,
+            WeightMode weightMode,
+            int weight,
+            Long quotaRemaining,
+            List<String> groupIds,
+            AccountState account,
+            List<ModelState> models,
+            Instant publishedAt,
+            OAuthStatus oauth,
+            Instant outcomeSentAt,
+            OutcomePosition outcomePosition) {
+        this(
+                credentialId,
+                version,
+                name,
+                platform,
+                kind,
+                baseUrl,
+                encryptedSecret,
+                modelMappings,
+                failurePolicy,
+                enabled,
+                archived,
+                inPool,
+                priority,
+                weightMode,
+                weight,
+                quotaRemaining,
+                groupIds,
+                account,
+                models,
+                publishedAt,
+                oauth,
+                outcomeSentAt,
+                outcomePosition,
+                CredentialLimits.NONE);
+    }
 
     public CredentialSnapshot {
         modelMappings = modelMappings == null ? List.of() : List.copyOf(modelMappings);
@@ -72,6 +127,7 @@ public record CredentialSnapshot(
         failurePolicy = failurePolicy == null ? FailurePolicy.DEFAULTS : failurePolicy;
         weightMode = weightMode == null ? WeightMode.AUTO : weightMode;
         account = account == null ? AccountState.HEALTHY : account;
+        limits = limits == null ? CredentialLimits.NONE : limits;
     }
 
     /** The account row and the model rows as one health state (rows keyed by model key). */
@@ -113,7 +169,8 @@ public record CredentialSnapshot(
                 publishedAt,
                 oauth,
                 outcomeSentAt,
-                position);
+                position,
+                limits);
     }
 
     /**

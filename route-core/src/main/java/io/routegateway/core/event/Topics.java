@@ -19,6 +19,15 @@ public final class Topics {
     public static final String GROUPS = "route.groups";
     /** Compacted: one {@link RuntimeSettingsSnapshot}, key {@value RuntimeSettingsSnapshot#KEY}. */
     public static final String SETTINGS = "route.settings";
+    /** Compacted: one {@link TeamSnapshot} per team id (null value = deleted). */
+    public static final String TEAMS = "route.teams";
+    /** Compacted: one {@link SpendSnapshot} per AccessKey or team with a budget. */
+    public static final String SPEND = "route.spend";
+    /**
+     * {@link LeaseEvent}s between gateway replicas (short retention, not compacted): every replica
+     * reads every partition, from a few minutes back at its start, to count cluster-wide.
+     */
+    public static final String ADMISSIONS = "route.admissions";
 
     /**
      * Header of a {@link #OUTCOMES} record naming the gateway replica that published it (an opaque id
