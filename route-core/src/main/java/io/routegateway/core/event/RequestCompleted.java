@@ -20,6 +20,11 @@ import io.routegateway.core.model.Protocol;
  * @param outputTokens as above
  * @param success false for any failure, semantic failures included ({@code metadata_json.success})
  * @param probe true for recovery probes and model tests, so stats can separate probe spend
+ * @param teamId the AccessKey's team at admission, null = none (optional on the wire)
+ * @param cacheReadTokens of the input tokens, those read from the prompt cache (optional)
+ * @param cacheWrite5mTokens of the input tokens, those written to the cache for 5 minutes (optional)
+ * @param cacheWrite1hTokens of the input tokens, those written to the cache for 1 hour (optional)
+ * @param reasoningTokens of the output tokens, the reasoning ones (optional)
  */
 public record RequestCompleted(
         UUID requestId,
@@ -40,9 +45,125 @@ public record RequestCompleted(
         boolean stream,
         boolean clientDisconnected,
         boolean success,
-        boolean probe) {
+        boolean probe,
+        String teamId,
+        Long cacheReadTokens,
+        Long cacheWrite5mTokens,
+        Long cacheWrite1hTokens,
+        Long reasoningTokens) {
 
     public static final String TYPE = "request-completed.v1";
+
+    /** A record without team or token details (they are optional on the wire). */
+    public RequestCompleted(
+            UUID requestId,
+            Instant occurredAt,
+            Protocol protocol,
+            String accessKeyId,
+            String groupId,
+            String credentialId,
+            String requestedModel,
+            String modelKey,
+            int attempts,
+            int status,
+            String reasonCode,
+            long latencyMs,
+            Long ttftMs,
+            Long inputTokens,
+            Long outputTokens,
+            boolean stream,
+            boolean clientDisconnected,
+            boolean success,
+            boolean probe) {
+        this(
+                requestId,
+                occurredAt,
+                protocol,
+                accessKeyId,
+                groupId,
+                credentialId,
+                requestedModel,
+                modelKey,
+                attempts,
+                status,
+                reasonCode,
+                latencyMs,
+                ttftMs,
+                inputTokens,
+                outputTokens,
+                stream,
+                clientDisconnected,
+                success,
+                probe,
+                null,
+                null,
+                null,
+                null,
+                null);
+    }
+
+    /** This record charged to {@code teamId} (the team that owned the AccessKey when it was admitted). */
+    public RequestCompleted withTeam(String teamId) {
+        return new RequestCompleted(
+                requestId,
+                occurredAt,
+                protocol,
+                accessKeyId,
+                groupId,
+                credentialId,
+                requestedModel,
+                modelKey,
+                attempts,
+                status,
+                reasonCode,
+                latencyMs,
+                ttftMs,
+                inputTokens,
+                outputTokens,
+                stream,
+                clientDisconnected,
+                success,
+                probe,
+                teamId,
+                cacheReadTokens,
+                cacheWrite5mTokens,
+                cacheWrite1hTokens,
+                reasoningTokens);
+    }
+
+    /**
+     * This record with the token details priced apart: of {@code input_tokens}, those read from the
+     * cache and those written to it for five minutes or one hour; of {@code output_tokens}, the
+     * reasoning ones. Each null when the upstream did not say.
+     */
+    public RequestCompleted withTokenDetails(
+            Long cacheReadTokens, Long cacheWrite5mTokens, Long cacheWrite1hTokens, Long reasoningTokens) {
+        return new RequestCompleted(
+                requestId,
+                occurredAt,
+                protocol,
+                accessKeyId,
+                groupId,
+                credentialId,
+                requestedModel,
+                modelKey,
+                attempts,
+                status,
+                reasonCode,
+                latencyMs,
+                ttftMs,
+                inputTokens,
+                outputTokens,
+                stream,
+                clientDisconnected,
+                success,
+                probe,
+                teamId,
+                cacheReadTokens,
+                cacheWrite5mTokens,
+                cacheWrite1hTokens,
+                reasoningTokens);
+    }
 
     /**
      * A client request refused before routing (authentication, group or body checks): no group,
@@ -174,7 +295,12 @@ public record RequestCompleted(
                 stream,
                 clientDisconnected,
                 success,
-                probe);
+                probe,
+                teamId,
+                cacheReadTokens,
+                cacheWrite5mTokens,
+                cacheWrite1hTokens,
+                reasoningTokens);
     }
 
     @JsonProperty(value = "type", access = JsonProperty.Access.READ_ONLY)
