@@ -404,7 +404,7 @@ public final class AdmissionLedger implements LedgerView {
             enterOpen(lease);
         }
         if (!lease.open) {
-            retire(lease);
+            retire(lease, now);
         }
         return changed;
     }
@@ -505,10 +505,11 @@ public final class AdmissionLedger implements LedgerView {
         }
     }
 
-    private void retire(Lease lease) {
+    private void retire(Lease lease, long now) {
         long last = Math.max(lease.expiresAt, lease.closed ? lease.closedAt : lease.latestAt);
         last = Math.max(last, lease.openedAt);
-        lease.retireAt = last + LEASE_MEMORY_MILLIS;
+        // Capped, so a peer's clock far ahead cannot hold the queue (and the memory behind it).
+        lease.retireAt = Math.min(last, now + WINDOW_MILLIS) + LEASE_MEMORY_MILLIS;
         if (!lease.retiring) {
             lease.retiring = true;
             retiring.addLast(lease);
@@ -527,7 +528,7 @@ public final class AdmissionLedger implements LedgerView {
                 if (lease.expiresAt <= now) {
                     open.remove();
                     leaveOpen(lease, now);
-                    retire(lease);
+                    retire(lease, now);
                 } else {
                     next = Math.min(next, lease.expiresAt);
                 }

@@ -288,7 +288,7 @@ class AdmissionLedgerProperties {
         assertThat(ledger.teamsActiveSince(ms(now - WINDOW), at)).isEqualTo(model.teamsActive(now - WINDOW, now));
     }
 
-    @Property(tries = 200)
+    @Property(tries = 120)
     void theCountersAreTheSumsOfWhatTheRecordsSay(@ForAll long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         AdmissionLedger ledger = new AdmissionLedger();
@@ -307,7 +307,7 @@ class AdmissionLedgerProperties {
         }
     }
 
-    @Property(tries = 100)
+    @Property(tries = 60)
     void theOrderOfDeliveryDoesNotMatterOnceEverythingHasArrived(@ForAll long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         List<Delivery> deliveries = traffic(r);

@@ -601,6 +601,18 @@ class AdmissionLedgerTests {
         }
 
         @Test
+        void aPeerWithAClockADayAheadDoesNotHoldTheMemory() {
+            LeaseEvent skewed = opened(id(), "k1", null, at(86_400), 10);
+            ledger.apply(closed(skewed, at(86_400), 1L, null), at(0));
+            for (int second = 0; second < 300; second++) {
+                LeaseEvent open = opened(id(), "k2", null, at(second), 10);
+                ledger.apply(open, at(second));
+                ledger.apply(closed(open, at(second), 1L, null), at(second));
+            }
+            assertThat(ledger.leaseCount()).isLessThan(250);
+        }
+
+        @Test
         void aSubjectWithASpendSnapshotIsKept() {
             ledger.applySpend(new SpendSnapshot("key", "k1", 1, Instant.EPOCH, null, 5, 0, 0, 0, at(0), at(0)));
             ledger.requests(KEY, "k1", at(100_000));
