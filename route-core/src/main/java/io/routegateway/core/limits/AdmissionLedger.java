@@ -375,8 +375,10 @@ public final class AdmissionLedger implements LedgerView {
             leases.put(lease.id, lease);
             changed = true;
         }
-        if (event.reservedTokens() > lease.reserved) {
-            raiseReservation(lease, event.reservedTokens(), now);
+        // Bounded like any reservation, so no peer's number can overflow the sums.
+        long reserved = Math.min(event.reservedTokens(), TokenReservation.MAX);
+        if (reserved > lease.reserved) {
+            raiseReservation(lease, reserved, now);
             changed = true;
         }
         if (expires > lease.expiresAt) {

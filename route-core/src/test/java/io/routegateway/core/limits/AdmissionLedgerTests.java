@@ -239,6 +239,20 @@ class AdmissionLedgerTests {
         }
 
         @Test
+        void hugeNumbersFromAPeerAreBounded() {
+            for (int i = 0; i < 3; i++) {
+                LeaseEvent open = opened(id(), "k1", null, at(0), Long.MAX_VALUE);
+                ledger.apply(open, at(0));
+                LeaseEvent done = opened(id(), "k1", null, at(0), 0);
+                ledger.apply(done, at(0));
+                ledger.apply(closed(done, at(0), Long.MAX_VALUE, Long.MAX_VALUE), at(0));
+            }
+            assertThat(ledger.openReservations(KEY, "k1", at(1))).isEqualTo(3 * TokenReservation.MAX);
+            assertThat(ledger.tokens(KEY, "k1", at(1))).isEqualTo(6 * TokenReservation.MAX);
+            assertThat(ledger.closedCostAfter(KEY, "k1", at(-1), at(1))).isEqualTo(3 * TimeSeries.MAX_AMOUNT);
+        }
+
+        @Test
         void aRecordOfAnUnknownLeaseOlderThanTheMemoryIsIgnored() {
             LeaseEvent open = opened(id(), "k1", "t1", at(0), 10);
             Instant late = at(0).plus(AdmissionLedger.LEASE_MEMORY).plus(TTL);
