@@ -15,6 +15,7 @@ import io.routegateway.common.config.RouteConfig;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.SpendSnapshot;
 import io.routegateway.core.event.TeamSnapshot;
 import io.routegateway.core.forward.Operation;
@@ -71,6 +72,8 @@ public class AdmissionStage {
     private final ZoneId zone;
     private final boolean refuseWhenUnshared;
     private final long maxLagMillis;
+    /** The prices read from the settings last seen (replaced whole, so a racing read is harmless). */
+    private volatile PricesOf pricesOf = new PricesOf(null, ModelPrices.NONE);
 
     AdmissionStage(
             LeaseLedger ledger,
@@ -222,7 +225,19 @@ public class AdmissionStage {
         return new PoolLoad(capacity, inFlight, limits::weight);
     }
 
+    /** The prices of the newest runtime settings, parsed once per settings version. */
     private ModelPrices prices() {
-        return ModelPrices.NONE;
+        RuntimeSettingsSnapshot settings = views.settings();
+        if (settings == null) {
+            return ModelPrices.NONE;
+        }
+        PricesOf held = pricesOf;
+        if (held.settings != settings) {
+            held = new PricesOf(settings, settings.prices());
+            pricesOf = held;
+        }
+        return held.prices;
     }
+
+    private record PricesOf(RuntimeSettingsSnapshot settings, ModelPrices prices) {}
 }

@@ -19,12 +19,15 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.SpendSnapshot;
 import io.routegateway.core.event.TeamSnapshot;
 import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
 import io.routegateway.core.limits.BudgetDuration;
 import io.routegateway.core.limits.CredentialLimits;
 import io.routegateway.core.limits.Limits;
+import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.support.GatewayTestBase;
 import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.Pool;
@@ -54,6 +57,9 @@ class AdmissionTests extends GatewayTestBase {
 
     @Inject
     LimitsView limitsView;
+
+    @Inject
+    GatewayConfig config;
 
     /** One credential answering every request, in a fresh group; returns the group's id. */
     private String servedGroup(String credential) {
@@ -232,6 +238,42 @@ class AdmissionTests extends GatewayTestBase {
                 .as("until the day's window ends")
                 .isBetween(1L, Duration.between(now, end).toSeconds() + 1);
         assertThat(upstream.count(credential)).isEqualTo(1);
+    }
+
+    @Test
+    void aBudgetHoldsAgainstTheCostOfClosedRequestsPricedByTheRuntimeSettings() throws Exception {
+        String credential = Pool.uid("c");
+        String keyId = Pool.uid("k");
+        installKey(Pool.key(
+                keyId,
+                List.of(servedGroup(credential)),
+                null,
+                new Limits(null, null, null, new BigDecimal("0.001"), null)));
+        // 18 tokens at 100 USD per million are 1,800 micro-USD: more than the whole budget of 1,000
+        publishSettings(Json.MAPPER.readTree("{\"m\":{\"input_per_million\":100,\"output_per_million\":100}}"));
+        try {
+            assertThat(chatAs(keyId).statusCode()).isEqualTo(200);
+            HttpResponse<String> refused = chatAs(keyId);
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(parse(refused.body()).at("/error/code").asText()).isEqualTo("budget_exceeded");
+            assertThat(upstream.count(credential)).isEqualTo(1);
+        } finally {
+            publishSettings(null);
+        }
+    }
+
+    /** Above any version state-service's sequence hands out in a test run (as RuntimeSettingsTests). */
+    private void publishSettings(JsonNode prices) {
+        long version = System.currentTimeMillis() * 1000 + 500;
+        topics().publish(new RuntimeSettingsSnapshot(
+                version,
+                0,
+                config.affinity().ttl().toSeconds(),
+                config.affinity().capacity(),
+                Instant.now(),
+                prices));
+        await().atMost(KAFKA_WAIT)
+                .until(() -> views.settings() != null && views.settings().version() >= version);
     }
 
     @Test
