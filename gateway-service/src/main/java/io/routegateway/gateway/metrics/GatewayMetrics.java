@@ -44,7 +44,8 @@ import io.routegateway.gateway.view.StateTopicsReader;
  *   <li>{@code gateway_events_pending{topic}} — outcome events or usage records awaiting a Kafka
  *       acknowledgement (usage records still gathering in a batch are not counted);
  *   <li>{@code gateway_events_dropped_total{topic}} — outcome events or usage records dropped
- *       because too many were waiting for Kafka.
+ *       because too many were waiting for Kafka;
+ *   <li>{@code gateway_admission_refusals_total{code,scope}} — requests admission refused.
  * </ul>
  */
 @Singleton
@@ -55,6 +56,7 @@ public class GatewayMetrics {
     private final ConcurrentHashMap<AttemptTags, Counter> attempts = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Protocol, Counter> failovers = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> dropped = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> admissionRefusals = new ConcurrentHashMap<>();
     private final Timer upstreamLatency;
     private final Timer ttft;
 
@@ -135,6 +137,22 @@ public class GatewayMetrics {
 
     public void ttft(long nanos) {
         ttft.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * {@code gateway_admission_refusals_total{code,scope}}: requests admission refused, by error code
+     * and by what held them back ({@code key}, {@code team}, {@code fair_share}, {@code unshared}).
+     */
+    public void admissionRefused(String code, String scope) {
+        admissionRefusals
+                .computeIfAbsent(
+                        code + '|' + scope,
+                        ignored -> Counter.builder("gateway.admission.refusals")
+                                .description("Requests refused by a key's or team's limits, by code and scope")
+                                .tag("code", code)
+                                .tag("scope", scope)
+                                .register(registry))
+                .increment();
     }
 
     public void dropped(String topic, int records) {
