@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Checkbox, DatePicker, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { Button, Checkbox, DatePicker, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { api, query, type AccessKeyView, type CredentialView, type GroupView, type Page, type RequestLogView } from '../api/client';
 import { usePolling } from '../hooks';
+import { LIMIT_REASON_CODES, allReasonCodes, reasonCode } from '../reasonCodes';
 
 export interface LogFilters {
   range?: [Dayjs | null, Dayjs | null] | null;
@@ -11,7 +12,25 @@ export interface LogFilters {
   credential_id?: string;
   group_id?: string;
   model?: string;
+  reason_code?: string;
   failed_only?: boolean;
+}
+
+/** The gateway's refusals by limits and budgets (429 / 503 before routing). */
+export const LIMIT_REFUSALS = LIMIT_REASON_CODES.filter((row) => row.kind === 'refusal').map((row) => row.code);
+
+/** A request log's reason code: orange for a refusal by limits (with the words), its meaning on hover. */
+export function LogReason({ code }: { code: string | null | undefined }) {
+  const { t, i18n } = useTranslation();
+  if (!code) return null;
+  const known = reasonCode(code, i18n.language);
+  const limit = LIMIT_REFUSALS.includes(code);
+  const tag = (
+    <Tag color={limit ? 'orange' : 'red'} data-testid="log-reason">
+      {limit ? `${t('requests.refusedByLimits')}: ${code}` : code}
+    </Tag>
+  );
+  return known ? <Tooltip title={known.meaning}>{tag}</Tooltip> : tag;
 }
 
 /** The request-log query of a filter form: time range as from (inclusive) / to (exclusive). */
@@ -23,6 +42,7 @@ export function filterParams(filters: LogFilters) {
     credential_id: filters.credential_id,
     group_id: filters.group_id,
     model: filters.model?.trim(),
+    reason_code: filters.reason_code,
     success: filters.failed_only ? false : undefined,
   };
 }
@@ -46,7 +66,7 @@ export function useReferenceNames() {
 }
 
 export function FilterForm({ onChange, extra }: { onChange: (filters: LogFilters) => void; extra?: React.ReactNode }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const refs = useReferenceNames();
   return (
     <Form layout="inline" onValuesChange={(_, all) => onChange(all as LogFilters)} style={{ marginBottom: 16, rowGap: 8 }}>
@@ -65,6 +85,20 @@ export function FilterForm({ onChange, extra }: { onChange: (filters: LogFilters
       <Form.Item name="model" label={t('col.model')}>
         <Input allowClear style={{ width: 160 }} />
       </Form.Item>
+      <Form.Item name="reason_code" label={t('routeCheck.reasonCode')}>
+        <Select
+          allowClear
+          showSearch
+          style={{ width: 220 }}
+          data-testid="filter-reason"
+          options={[
+            ...LIMIT_REFUSALS.map((code) => ({ value: code, label: `${code} · ${t('requests.refusedByLimits')}` })),
+            ...allReasonCodes(i18n.language)
+              .filter((row) => !LIMIT_REFUSALS.includes(row.code))
+              .map((row) => ({ value: row.code, label: row.code })),
+          ]}
+        />
+      </Form.Item>
       <Form.Item name="failed_only" valuePropName="checked">
         <Checkbox>{t('requests.failedOnly')}</Checkbox>
       </Form.Item>
@@ -74,7 +108,7 @@ export function FilterForm({ onChange, extra }: { onChange: (filters: LogFilters
 }
 
 export function RequestLogsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const refs = useReferenceNames();
   const [filters, setFilters] = useState<LogFilters>({});
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
@@ -109,7 +143,7 @@ export function RequestLogsPage() {
               <Space size={4}>
                 <Tag color={r.success ? 'green' : 'red'}>{r.success ? t('requests.success') : t('requests.failed')}</Tag>
                 <Tag>{r.status}</Tag>
-                {r.reason_code && <Tag color="red">{r.reason_code}</Tag>}
+                <LogReason code={r.reason_code} />
                 {r.probe && <Tag>{t('requests.probe')}</Tag>}
               </Space>
             ),
@@ -133,6 +167,11 @@ export function RequestLogsPage() {
                 {value === null || value === undefined ? '' : String(value)}
               </Descriptions.Item>
             ))}
+            {reasonCode(detail.reason_code, i18n.language) && (
+              <Descriptions.Item label={t('routeCheck.meaning')}>
+                <span data-testid="log-reason-meaning">{reasonCode(detail.reason_code, i18n.language)!.meaning}</span>
+              </Descriptions.Item>
+            )}
           </Descriptions>
         )}
       </Drawer>

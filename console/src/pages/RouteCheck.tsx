@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Collapse, Descriptions, Form, Input, Select, Space, Steps, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Collapse, Descriptions, Form, Input, Select, Space, Steps, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api, type AccessKeyView, type RouteCheckView } from '../api/client';
 import { usePolling } from '../hooks';
-import { REASON_CODES, reasonCode } from '../reasonCodes';
+import { allReasonCodes, isLimitCode, reasonCode } from '../reasonCodes';
 import { PROTOCOLS } from './AccessKeys';
 
 type Trace = NonNullable<RouteCheckView['trace']>;
@@ -17,13 +17,33 @@ const VERDICT_COLOR: Record<string, string> = {
   NOT_EVALUATED: 'default',
 };
 
-function ReasonTag({ code }: { code?: string | null }) {
+/** A reason code as a tag; its meaning (in the console's language) on hover. credential_full is a skip, not a failure. */
+export function ReasonTag({ code }: { code?: string | null }) {
+  const { t, i18n } = useTranslation();
   if (!code) return null;
-  return (
-    <Tag color="red" data-testid="trace-reason">
+  const known = reasonCode(code, i18n.language);
+  const tag = (
+    <Tag color={code === 'credential_full' ? 'gold' : 'red'} data-testid="trace-reason">
       {code}
     </Tag>
   );
+  return (
+    <>
+      {known ? <Tooltip title={known.meaning}>{tag}</Tooltip> : tag}
+      {code === 'credential_full' && (
+        <Typography.Text type="secondary" data-testid="trace-limit-skipped">
+          {t('routeCheck.limitSkipped')}
+        </Typography.Text>
+      )}
+    </>
+  );
+}
+
+/** The meaning and how-to of a route check's code: the console's own text for the limit codes, else the server's (the spec's). */
+export function explainCode(result: { reason_code?: string | null; meaning?: string | null; how_to_handle?: string | null }, language: string) {
+  const known = reasonCode(result.reason_code, language);
+  if (isLimitCode(result.reason_code)) return { meaning: known?.meaning, howToHandle: known?.howToHandle };
+  return { meaning: result.meaning ?? known?.meaning, howToHandle: result.how_to_handle ?? known?.howToHandle };
 }
 
 function GroupSteps({ group }: { group: GroupTrace }) {
@@ -71,7 +91,7 @@ function GroupSteps({ group }: { group: GroupTrace }) {
 }
 
 export function RouteCheckPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const keys = usePolling(() => api<AccessKeyView[]>('GET', '/access-keys'), 0);
   const [form] = Form.useForm();
   const [result, setResult] = useState<RouteCheckView | null>(null);
@@ -96,7 +116,7 @@ export function RouteCheckPage() {
     }
   };
 
-  const known = reasonCode(result?.reason_code);
+  const explained = result ? explainCode(result, i18n.language) : undefined;
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="large">
       <Typography.Paragraph type="secondary">{t('routeCheck.intro')}</Typography.Paragraph>
@@ -144,10 +164,10 @@ export function RouteCheckPage() {
                   </Typography.Text>
                 </Descriptions.Item>
                 <Descriptions.Item label={t('routeCheck.meaning')}>
-                  <span data-testid="route-check-meaning">{result.meaning ?? known?.meaning}</span>
+                  <span data-testid="route-check-meaning">{explained?.meaning}</span>
                 </Descriptions.Item>
                 <Descriptions.Item label={t('routeCheck.howToHandle')}>
-                  <span data-testid="route-check-how">{result.how_to_handle ?? known?.howToHandle}</span>
+                  <span data-testid="route-check-how">{explained?.howToHandle}</span>
                 </Descriptions.Item>
                 {result.message && <Descriptions.Item label="message">{result.message}</Descriptions.Item>}
               </>
@@ -180,7 +200,7 @@ export function RouteCheckPage() {
                 rowKey="code"
                 size="small"
                 pagination={false}
-                dataSource={REASON_CODES}
+                dataSource={allReasonCodes(i18n.language)}
                 columns={[
                   { title: t('routeCheck.reasonCode'), dataIndex: 'code' },
                   { title: t('routeCheck.meaning'), dataIndex: 'meaning' },
