@@ -75,6 +75,36 @@ export interface SpendView {
   by_model: { model: string; spend_usd: number; requests: number }[];
 }
 
+/** One budget in a route check's admission part: the key's or its team's, with its window's settled spend. */
+export interface BudgetCheck {
+  subject: 'key' | 'team' | string;
+  subject_id: string;
+  max_budget: number;
+  budget_duration: BudgetDuration | null;
+  spend_usd: number;
+  budget_window_start: string | null;
+  budget_reset_at: string | null;
+  exceeded: boolean;
+}
+
+/** What the gateway's admission would decide before routing (route check's `admission`; null for an unknown key). */
+export interface AdmissionCheck {
+  team_id: string | null;
+  team_name: string | null;
+  key_limits: Limits | null;
+  team_limits: Limits | null;
+  effective_limits: Limits | null;
+  budgets: BudgetCheck[] | null;
+  /** not_limited (admission skipped), admitted or refused */
+  decision: 'not_limited' | 'admitted' | 'refused' | string;
+  reason_code: string | null;
+  budget_reset_at: string | null;
+  note: string | null;
+}
+
+/** A route check answer with its admission part (absent on a service that predates teams). */
+export type RouteCheckWithAdmission = RouteCheckView & { admission?: AdmissionCheck | null };
+
 /** An AccessKey with its team and limits (absent on a service that predates teams). */
 export type KeyWithLimits = AccessKeyView & { team_id?: string | null; limits?: Limits | null };
 /** A credential with its own limits (absent on a service that predates them). */

@@ -65,7 +65,7 @@ function server() {
       let body: unknown = null;
       if (url === '/admin/v1/access-keys') body = MANY;
       else if (url === '/admin/v1/groups') body = [];
-      else if (url === '/admin/v1/teams') body = [{ id: 'research', name: 'Research', limits: null, weight: 1, key_count: 1 }];
+      else if (url === '/admin/v1/teams?limit=500') body = [{ id: 'research', name: 'Research', limits: null, weight: 1, key_count: 1 }];
       else if (url === '/admin/v1/access-keys/k1/spend') body = spend(0.5, 2);
       else if (/\/access-keys\/k\d+\/spend$/.test(url)) body = spend(0.1, null);
       else return new Response(JSON.stringify({ error: { code: 'not_found', message: 'no' } }), { status: 404 });

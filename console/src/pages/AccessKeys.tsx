@@ -50,7 +50,7 @@ export function AccessKeysPage() {
   const { t } = useTranslation();
   const keys = usePolling(() => api<KeyWithLimits[]>('GET', '/access-keys'), 5000);
   const groups = usePolling(() => api<GroupView[]>('GET', '/groups'), 15000);
-  const teams = usePolling(() => listAll<TeamView>('/teams'), 15000);
+  const teams = usePolling(() => listAll<TeamView>('/teams?limit=500'), 15000);
   const groupNames = new Map((groups.data ?? []).map((g) => [g.id, g.name]));
   const teamNames = new Map((teams.data ?? []).map((team) => [team.id, team.name]));
   const [current, setCurrent] = useState(1);

@@ -3,7 +3,8 @@ import { configure, fireEvent, render, waitFor } from '@testing-library/react';
 import { language } from '../test-setup';
 import { CredentialDrawer } from './CredentialDrawer';
 import { LogReason } from './RequestLogs';
-import { ReasonTag, explainCode } from './RouteCheck';
+import { AdmissionCard, ReasonTag, explainCode } from './RouteCheck';
+import type { AdmissionCheck } from '../api/client';
 
 // antd renders in jsdom take seconds on a loaded 2-core machine: wait for conditions up to 15 s
 configure({ asyncUtilTimeout: 15_000 });
@@ -47,6 +48,59 @@ describe('limit codes in request logs and route check', () => {
     const spec = { reason_code: 'credential_cooldown', meaning: 'server meaning', how_to_handle: 'server how' };
     expect(explainCode(spec, 'zh')).toEqual({ meaning: 'server meaning', howToHandle: 'server how' });
     expect(explainCode({ reason_code: 'credential_cooldown', meaning: null, how_to_handle: null }, 'zh').meaning).toBe('Credential is in cooldown');
+  });
+});
+
+describe("route check's admission part", () => {
+  const limits = (rpm: number | null, budget: number | null) => ({
+    rpm_limit: rpm,
+    tpm_limit: null,
+    max_parallel_requests: null,
+    max_budget: budget,
+    budget_duration: budget === null ? null : ('1d' as const),
+  });
+  const refused: AdmissionCheck = {
+    team_id: 'research',
+    team_name: 'Research',
+    key_limits: limits(30, 2),
+    team_limits: limits(60, 5),
+    effective_limits: limits(30, 2),
+    budgets: [
+      { subject: 'key', subject_id: 'k1', max_budget: 2, budget_duration: '1d', spend_usd: 0.5, budget_window_start: null, budget_reset_at: '2026-12-02T00:00:00Z', exceeded: false },
+      { subject: 'team', subject_id: 'research', max_budget: 5, budget_duration: '1d', spend_usd: 5.2, budget_window_start: null, budget_reset_at: '2026-12-02T00:00:00Z', exceeded: true },
+    ],
+    decision: 'refused',
+    reason_code: 'budget_exceeded',
+    budget_reset_at: '2026-12-02T00:00:00Z',
+    note: 'server note',
+  };
+
+  it('shows a budget verdict: refused with budget_exceeded, the spent budget marked, in Chinese', async () => {
+    await language('zh');
+    const view = render(<AdmissionCard admission={refused} />);
+    expect(view.getByTestId('admission-decision').textContent).toBe('拒绝');
+    expect(view.getByTestId('trace-reason').textContent).toBe('budget_exceeded');
+    const team = view.container.querySelector('tr[data-budget=team]')!;
+    expect(team.textContent).toContain('团队');
+    expect(team.querySelector('[data-testid=budget-spend]')!.textContent).toBe('$5.20 / $5.00');
+    expect(team.querySelector('[data-testid=budget-exceeded]')!.textContent).toBe('已用尽');
+    expect(view.container.querySelector('tr[data-budget=key] [data-testid=budget-exceeded]')).toBeNull();
+    // the effective limits are rpm / tpm / parallel only: budgets are checked apart
+    expect(view.getByTestId('admission-effective').textContent).toBe('30 rpm');
+    view.unmount();
+  });
+
+  it('says when a key is not limited at all, in English', async () => {
+    await language('en');
+    const view = render(
+      <AdmissionCard
+        admission={{ ...refused, team_id: null, team_name: null, team_limits: null, key_limits: null, effective_limits: null, budgets: [], decision: 'not_limited', reason_code: null, budget_reset_at: null }}
+      />,
+    );
+    expect(view.getByTestId('admission-decision').textContent).toBe('not limited (admission skipped)');
+    expect(view.getByTestId('admission-effective').textContent).toBe('unlimited');
+    expect(view.queryByTestId('trace-reason')).toBeNull();
+    view.unmount();
   });
 });
 

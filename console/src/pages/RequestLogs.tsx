@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { Button, Checkbox, DatePicker, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { api, query, type AccessKeyView, type CredentialView, type GroupView, type Page, type RequestLogView } from '../api/client';
+import { api, listAll, query, type AccessKeyView, type CredentialView, type GroupView, type Page, type RequestLogView, type TeamView } from '../api/client';
 import { usePolling } from '../hooks';
 import { LIMIT_REASON_CODES, allReasonCodes, reasonCode } from '../reasonCodes';
 
 export interface LogFilters {
   range?: [Dayjs | null, Dayjs | null] | null;
   access_key_id?: string;
+  team_id?: string;
   credential_id?: string;
   group_id?: string;
   model?: string;
@@ -39,6 +40,7 @@ export function filterParams(filters: LogFilters) {
     from: filters.range?.[0]?.toISOString(),
     to: filters.range?.[1]?.toISOString(),
     access_key_id: filters.access_key_id,
+    team_id: filters.team_id,
     credential_id: filters.credential_id,
     group_id: filters.group_id,
     model: filters.model?.trim(),
@@ -55,7 +57,10 @@ export function useReferenceNames() {
   const credentials = usePolling(() => api<CredentialView[]>('GET', '/credentials?archived=all'), 30000);
   const groups = usePolling(() => api<GroupView[]>('GET', '/groups'), 30000);
   const keys = usePolling(() => api<AccessKeyView[]>('GET', '/access-keys'), 30000);
+  const teams = usePolling(() => listAll<TeamView>('/teams?limit=500'), 30000);
   return {
+    teams: teams.data ?? [],
+    teamName: new Map((teams.data ?? []).map((team) => [team.id, team.name])),
     credentials: credentials.data ?? [],
     groups: groups.data ?? [],
     keys: keys.data ?? [],
@@ -75,6 +80,9 @@ export function FilterForm({ onChange, extra }: { onChange: (filters: LogFilters
       </Form.Item>
       <Form.Item name="access_key_id" label={t('col.accessKey')}>
         <Select allowClear style={{ width: 160 }} options={refs.keys.map((k) => ({ value: k.id, label: k.name }))} />
+      </Form.Item>
+      <Form.Item name="team_id" label={t('col.team')}>
+        <Select allowClear style={{ width: 160 }} options={refs.teams.map((team) => ({ value: team.id, label: team.name }))} />
       </Form.Item>
       <Form.Item name="credential_id" label={t('col.credential')}>
         <Select allowClear style={{ width: 160 }} options={refs.credentials.map((c) => ({ value: c.id, label: c.name }))} />
@@ -134,6 +142,13 @@ export function RequestLogsPage() {
         columns={[
           { title: t('col.time'), render: (_, r) => new Date(r.occurred_at).toLocaleString() },
           { title: t('col.accessKey'), render: (_, r) => (r.access_key_id ? refs.keyName.get(r.access_key_id) ?? r.access_key_id : '') },
+          {
+            title: t('col.team'),
+            render: (_, r) => {
+              const teamId = (r as RequestLogView & { team_id?: string | null }).team_id;
+              return teamId ? refs.teamName.get(teamId) ?? teamId : '';
+            },
+          },
           { title: t('col.group'), render: (_, r) => (r.group_id ? refs.groupName.get(r.group_id) ?? r.group_id : '') },
           { title: t('col.credential'), render: (_, r) => (r.credential_id ? refs.credentialName.get(r.credential_id) ?? r.credential_id : '') },
           { title: t('col.model'), render: (_, r) => `${r.requested_model ?? ''}${r.model_key && r.model_key !== r.requested_model ? ` → ${r.model_key}` : ''}` },

@@ -75,8 +75,8 @@ const KEYS = [
 function standard(extra: Route = () => undefined): Route {
   return (method, url, body) =>
     extra(method, url, body) ??
-    (method === 'GET' && url === '/admin/v1/teams'
-      ? { status: 200, body: [team()] }
+    (method === 'GET' && url === '/admin/v1/teams?limit=500'
+      ? { status: 200, body: { items: [team()], next_cursor: null } }
       : method === 'GET' && url === '/admin/v1/access-keys'
         ? { status: 200, body: KEYS }
         : method === 'GET' && url === '/admin/v1/teams/research/spend'
@@ -108,9 +108,9 @@ describe('the team list', () => {
     await language('zh');
     server(
       standard((method, url) =>
-        method === 'GET' && url === '/admin/v1/teams'
+        method === 'GET' && url === '/admin/v1/teams?limit=500'
           ? { status: 200, body: { items: [team()], next_cursor: 'c2' } }
-          : method === 'GET' && url === '/admin/v1/teams?cursor=c2'
+          : method === 'GET' && url === '/admin/v1/teams?limit=500&cursor=c2'
             ? { status: 200, body: { items: [team({ id: 'ops', name: 'Ops', limits: null, key_count: 0 })], next_cursor: null } }
             : method === 'GET' && url === '/admin/v1/teams/ops/spend'
               ? { status: 200, body: spend({ spend_usd: 0, max_budget: null, budget_duration: null, budget_reset_at: null, by_model: [] }) }

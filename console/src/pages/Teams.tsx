@@ -88,7 +88,7 @@ function TeamSpend({ entry }: { entry: SpendEntry | undefined }) {
 
 export function TeamsPage() {
   const { t } = useTranslation();
-  const teams = usePolling(() => listAll<TeamView>('/teams'), 5000);
+  const teams = usePolling(() => listAll<TeamView>('/teams?limit=500'), 5000);
   const keys = usePolling(() => api<KeyWithLimits[]>('GET', '/access-keys'), 15000);
   const [current, setCurrent] = useState(1);
   const [editing, setEditing] = useState<TeamView | null | undefined>(undefined);
