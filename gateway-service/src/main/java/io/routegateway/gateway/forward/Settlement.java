@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.UUID;
 
 import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.forward.Operation;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.usage.TokenUsage;
@@ -11,8 +12,8 @@ import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.publish.UsagePublisher;
 
 /**
- * The end of one forwarded request, exactly once: its request metric and its usage record, with the
- * time to the first byte sent. Keeps only what the record needs of the request (never its body, so
+ * The end of one forwarded request, exactly once: its request metric, its GenAI metrics and its usage
+ * record, with the time to the first byte sent. Keeps only what the record needs of the request (never its body, so
  * a committed stream does not hold its prompt).
  */
 final class Settlement {
@@ -26,8 +27,10 @@ final class Settlement {
     private final String requestedModel;
     private final boolean clientStream;
     private final long arrivedNanos;
+    private final Operation operation;
 
     private Long ttftMillis;
+    private long ttftNanos = -1;
     private boolean settled;
 
     Settlement(UsagePublisher usage, GatewayMetrics metrics, Clock clock, ProxyRequest request) {
@@ -40,12 +43,14 @@ final class Settlement {
         this.requestedModel = request.requestedModel();
         this.clientStream = request.clientStream();
         this.arrivedNanos = request.arrivedNanos();
+        this.operation = request.operation();
     }
 
     /** The first byte of the answer leaves now: the time to first token. */
     void firstByteSent() {
         long nanos = System.nanoTime() - arrivedNanos;
         ttftMillis = nanos / 1_000_000;
+        ttftNanos = nanos;
         metrics.ttft(nanos);
     }
 
@@ -70,6 +75,17 @@ final class Settlement {
         }
         settled = true;
         metrics.request(protocol, status, reasonCode);
+        metrics.genAi()
+                .completed(
+                        operation,
+                        protocol,
+                        selected == null ? null : selected.credential(),
+                        selected == null ? null : selected.modelKey(),
+                        status,
+                        success,
+                        tokens,
+                        System.nanoTime() - arrivedNanos,
+                        ttftNanos);
         usage.publish(RequestCompleted.settled(
                 requestId,
                 clock.instant(),
