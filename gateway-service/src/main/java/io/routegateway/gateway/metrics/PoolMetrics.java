@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.ToIntFunction;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -60,16 +59,22 @@ public class PoolMetrics {
         this.clock = clock;
         this.vertx = vertx;
         for (CredentialCondition condition : CredentialCondition.values()) {
-            gauge(registry, "gateway.pool.credentials", "Non-archived credentials in the pool view by condition")
-                    .apply("condition", condition.wire(), census -> census.credentials(condition));
+            Gauge.builder("gateway.pool.credentials", this, metrics -> metrics.census.credentials(condition))
+                    .description("Non-archived credentials in the pool view by condition")
+                    .tag("condition", condition.wire())
+                    .register(registry);
         }
         for (ModelRowState state : ModelRowState.values()) {
-            gauge(registry, "gateway.pool.model.rows", "(credential, model) pairs kept out of routing, by why")
-                    .apply("state", state.wire(), census -> census.modelRows(state));
+            Gauge.builder("gateway.pool.model.rows", this, metrics -> metrics.census.modelRows(state))
+                    .description("(credential, model) pairs kept out of routing, by why")
+                    .tag("state", state.wire())
+                    .register(registry);
         }
         for (AuthState state : AuthState.values()) {
-            gauge(registry, "gateway.pool.oauth.credentials", "OAuth-managed official accounts by authorization")
-                    .apply("state", state.wire(), census -> census.oauth(state));
+            Gauge.builder("gateway.pool.oauth.credentials", this, metrics -> metrics.census.oauth(state))
+                    .description("OAuth-managed official accounts by authorization state")
+                    .tag("state", state.wire())
+                    .register(registry);
         }
         Gauge.builder(
                         "gateway.pool.oauth.next.expiry.seconds",
@@ -120,18 +125,5 @@ public class PoolMetrics {
 
     private static MultiGauge.Row<?> row(String model, String state, int value) {
         return MultiGauge.Row.of(Tags.of("model", model, "state", state), value);
-    }
-
-    /** A gauge under {@code name} with one tag, reading the latest census. */
-    private GaugeFactory gauge(MeterRegistry registry, String name, String description) {
-        return (key, value, read) -> Gauge.builder(name, this, metrics -> read.applyAsInt(metrics.census))
-                .description(description)
-                .tag(key, value)
-                .register(registry);
-    }
-
-    @FunctionalInterface
-    private interface GaugeFactory {
-        void apply(String tagKey, String tagValue, ToIntFunction<PoolCensus> read);
     }
 }
