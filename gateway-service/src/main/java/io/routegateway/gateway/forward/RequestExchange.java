@@ -126,7 +126,7 @@ final class RequestExchange {
             return;
         }
         if (selected != null) {
-            f.metrics().failover(request.protocol());
+            f.metrics().failover(request.protocol(), lastFailure, selected.modelKey());
         }
         selected = (RouteResult.Selected) result;
         mask = new CredentialMask(f.secrets(), selected.credential());

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.UUID;
 
 import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.forward.Operation;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.usage.TokenUsage;
@@ -13,10 +14,16 @@ import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.publish.UsagePublisher;
 
 /**
+<<<<<<< HEAD
  * The end of one forwarded request, exactly once: its request metric and its usage record (with its
  * key's team), with the time to the first byte sent, and the close of its admission lease. Keeps only
  * what the record needs of the request (never its body, so a committed stream does not hold its
  * prompt).
+=======
+ * The end of one forwarded request, exactly once: its request metric, its GenAI metrics and its usage
+ * record, with the time to the first byte sent. Keeps only what the record needs of the request (never its body, so
+ * a committed stream does not hold its prompt).
+>>>>>>> 000ed60fb21ac0557173fb92160b6fc16c7a1cf4
  */
 final class Settlement {
 
@@ -31,8 +38,10 @@ final class Settlement {
     private final String requestedModel;
     private final boolean clientStream;
     private final long arrivedNanos;
+    private final Operation operation;
 
     private Long ttftMillis;
+    private long ttftNanos = -1;
     private boolean settled;
 
     Settlement(
@@ -48,12 +57,14 @@ final class Settlement {
         this.requestedModel = request.requestedModel();
         this.clientStream = request.clientStream();
         this.arrivedNanos = request.arrivedNanos();
+        this.operation = request.operation();
     }
 
     /** The first byte of the answer leaves now: the time to first token. */
     void firstByteSent() {
         long nanos = System.nanoTime() - arrivedNanos;
         ttftMillis = nanos / 1_000_000;
+        ttftNanos = nanos;
         metrics.ttft(nanos);
     }
 
@@ -78,6 +89,7 @@ final class Settlement {
         }
         settled = true;
         metrics.request(protocol, status, reasonCode);
+<<<<<<< HEAD
         RequestCompleted record = RequestCompleted.settled(
                         requestId,
                         clock.instant(),
@@ -100,5 +112,37 @@ final class Settlement {
                 .withTeam(ticket.teamId());
         usage.publish(record);
         admission.settled(ticket, record);
+=======
+        metrics.genAi()
+                .completed(
+                        operation,
+                        protocol,
+                        selected == null ? null : selected.credential(),
+                        selected == null ? null : selected.modelKey(),
+                        status,
+                        success,
+                        tokens,
+                        System.nanoTime() - arrivedNanos,
+                        ttftNanos);
+        usage.publish(RequestCompleted.settled(
+                requestId,
+                clock.instant(),
+                protocol,
+                accessKeyId,
+                selected == null ? null : selected.group().groupId(),
+                selected == null ? null : selected.credential().credentialId(),
+                requestedModel,
+                selected == null ? null : selected.modelKey(),
+                attempts,
+                status,
+                reasonCode,
+                (System.nanoTime() - arrivedNanos) / 1_000_000,
+                ttftMillis,
+                tokens.inputTokens(),
+                tokens.outputTokens(),
+                clientStream,
+                disconnected,
+                success));
+>>>>>>> 000ed60fb21ac0557173fb92160b6fc16c7a1cf4
     }
 }
