@@ -106,9 +106,9 @@ export interface AdmissionCheck {
 export type RouteCheckWithAdmission = RouteCheckView & { admission?: AdmissionCheck | null };
 
 /** An AccessKey with its team and limits (absent on a service that predates teams). */
-export type KeyWithLimits = AccessKeyView & { team_id?: string | null; limits?: Limits | null };
+export type KeyWithLimits = Omit<AccessKeyView, 'team_id' | 'limits'> & { team_id?: string | null; limits?: Limits | null };
 /** A credential with its own limits (absent on a service that predates them). */
-export type CredentialWithLimits = CredentialView & { limits?: CredentialLimits | null };
+export type CredentialWithLimits = Omit<CredentialView, 'limits'> & { limits?: CredentialLimits | null };
 
 /**
  * The authorization of an official credential (GET /credentials/{id}/oauth, and the credential
