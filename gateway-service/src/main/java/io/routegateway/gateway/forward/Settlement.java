@@ -14,16 +14,10 @@ import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.publish.UsagePublisher;
 
 /**
-<<<<<<< HEAD
- * The end of one forwarded request, exactly once: its request metric and its usage record (with its
- * key's team), with the time to the first byte sent, and the close of its admission lease. Keeps only
- * what the record needs of the request (never its body, so a committed stream does not hold its
- * prompt).
-=======
  * The end of one forwarded request, exactly once: its request metric, its GenAI metrics and its usage
- * record, with the time to the first byte sent. Keeps only what the record needs of the request (never its body, so
- * a committed stream does not hold its prompt).
->>>>>>> 000ed60fb21ac0557173fb92160b6fc16c7a1cf4
+ * record (with its key's team), with the time to the first byte sent, and the close of its admission
+ * lease. Keeps only what the record needs of the request (never its body, so a committed stream does
+ * not hold its prompt).
  */
 final class Settlement {
 
@@ -89,7 +83,17 @@ final class Settlement {
         }
         settled = true;
         metrics.request(protocol, status, reasonCode);
-<<<<<<< HEAD
+        metrics.genAi()
+                .completed(
+                        operation,
+                        protocol,
+                        selected == null ? null : selected.credential(),
+                        selected == null ? null : selected.modelKey(),
+                        status,
+                        success,
+                        tokens,
+                        System.nanoTime() - arrivedNanos,
+                        ttftNanos);
         RequestCompleted record = RequestCompleted.settled(
                         requestId,
                         clock.instant(),
@@ -112,37 +116,5 @@ final class Settlement {
                 .withTeam(ticket.teamId());
         usage.publish(record);
         admission.settled(ticket, record);
-=======
-        metrics.genAi()
-                .completed(
-                        operation,
-                        protocol,
-                        selected == null ? null : selected.credential(),
-                        selected == null ? null : selected.modelKey(),
-                        status,
-                        success,
-                        tokens,
-                        System.nanoTime() - arrivedNanos,
-                        ttftNanos);
-        usage.publish(RequestCompleted.settled(
-                requestId,
-                clock.instant(),
-                protocol,
-                accessKeyId,
-                selected == null ? null : selected.group().groupId(),
-                selected == null ? null : selected.credential().credentialId(),
-                requestedModel,
-                selected == null ? null : selected.modelKey(),
-                attempts,
-                status,
-                reasonCode,
-                (System.nanoTime() - arrivedNanos) / 1_000_000,
-                ttftMillis,
-                tokens.inputTokens(),
-                tokens.outputTokens(),
-                clientStream,
-                disconnected,
-                success));
->>>>>>> 000ed60fb21ac0557173fb92160b6fc16c7a1cf4
     }
 }
