@@ -8,13 +8,14 @@ import { setLanguage, type Language } from './i18n';
 import { CredentialsPage } from './pages/Credentials';
 import { GroupsPage } from './pages/Groups';
 import { AccessKeysPage } from './pages/AccessKeys';
+import { TeamsPage } from './pages/Teams';
 import { RouteCheckPage } from './pages/RouteCheck';
 import { RequestLogsPage } from './pages/RequestLogs';
 import { UsagePage } from './pages/Usage';
 import { HealthPage } from './pages/Health';
 import { SettingsPage } from './pages/Settings';
 
-const PAGES = ['credentials', 'groups', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'settings'] as const;
+const PAGES = ['credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'settings'] as const;
 type PageName = (typeof PAGES)[number];
 
 function pageFromHash(): PageName {
@@ -138,6 +139,7 @@ export function App() {
             <Layout.Content style={{ padding: 24 }}>
               {page === 'credentials' && <CredentialsPage />}
               {page === 'groups' && <GroupsPage />}
+              {page === 'teams' && <TeamsPage />}
               {page === 'accessKeys' && <AccessKeysPage />}
               {page === 'routeCheck' && <RouteCheckPage />}
               {page === 'requests' && <RequestLogsPage />}

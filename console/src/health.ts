@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { CredentialWithAuth, ModelView } from './api/client';
+import { limitsFieldsInMessage } from './limits';
 
 /** Account states whose own label is never masked by the failure count (the spec's terminal states). */
 const TERMINAL = new Set(['revoked', 'error', 'paused']);
@@ -87,6 +88,10 @@ export function fieldsForCode(code: string, message: string): string[][] {
       return [['recovery', 'time_zone']];
     case 'validation.platform_kind':
       return [['kind']];
+    case 'validation.limits':
+      return limitsFieldsInMessage(message);
+    case 'validation.team_weight':
+      return [['weight']];
     case 'validation.group_ids':
     case 'validation.credential_ids':
     case 'validation.model_mappings':
@@ -107,6 +112,7 @@ export function fieldsForCode(code: string, message: string): string[][] {
     case 'validation.expires_at':
     case 'validation.protocol':
     case 'validation.models':
+    case 'validation.team_id':
       return [[code.substring('validation.'.length)]];
     default:
       return [];

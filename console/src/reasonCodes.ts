@@ -31,6 +31,99 @@ export const REASON_CODES: ReasonCodeRow[] = [
   { code: 'route_pool.model_unavailable', meaning: 'Accounts do serve this model, but on all of them it is paused or marked unhealthy', howToHandle: "Clear the pause/error in the 模型状态 section under the edit drawer's 故障处理 tab" },
 ];
 
-export function reasonCode(code: string | null | undefined): ReasonCodeRow | undefined {
-  return code ? REASON_CODES.find((row) => row.code === code) : undefined;
+/**
+ * The codes of teams, limits and budgets: the gateway's refusals (HTTP 429 / 503 before routing,
+ * recorded in the request log) and route check's skip of a credential at its own limits. Not in the
+ * spec's table, so they carry their own text in both languages.
+ */
+export interface LocalizedReasonCode {
+  code: string;
+  /** a refusal of the client's request (request log, route check) or a credential skipped at selection (route check's trace) */
+  kind: 'refusal' | 'skip';
+  zh: { meaning: string; howToHandle: string };
+  en: { meaning: string; howToHandle: string };
+}
+
+export const LIMIT_REASON_CODES: LocalizedReasonCode[] = [
+  {
+    code: 'rate_limit_exceeded',
+    kind: 'refusal',
+    zh: {
+      meaning: '请求被拒绝（HTTP 429）：AccessKey 或其团队在最近 60 秒内的请求数（rpm_limit）或 tokens 数（tpm_limit）已达上限',
+      howToHandle: '按 Retry-After 等待后重试，或在 AccessKeys / 团队页面提高 rpm_limit、tpm_limit',
+    },
+    en: {
+      meaning: "Refused (HTTP 429): the AccessKey's or its team's requests (rpm_limit) or tokens (tpm_limit) in the last 60 seconds are at their limit",
+      howToHandle: 'Retry after the Retry-After seconds, or raise rpm_limit / tpm_limit on the AccessKeys or Teams page',
+    },
+  },
+  {
+    code: 'concurrency_limit_exceeded',
+    kind: 'refusal',
+    zh: {
+      meaning: '请求被拒绝（HTTP 429）：同时进行的请求数已达 max_parallel_requests，或号池繁忙时团队已用满按权重分得的份额',
+      howToHandle: '等正在进行的请求结束后重试；提高 max_parallel_requests，或提高团队权重',
+    },
+    en: {
+      meaning: "Refused (HTTP 429): requests in flight are at max_parallel_requests, or the pool is contended and the team is at its weighted share",
+      howToHandle: "Retry once requests in flight finish; raise max_parallel_requests, or the team's weight",
+    },
+  },
+  {
+    code: 'budget_exceeded',
+    kind: 'refusal',
+    zh: {
+      meaning: '请求被拒绝（HTTP 429）：AccessKey 或其团队本预算周期的花费已达 max_budget',
+      howToHandle: '等待预算周期重置（见团队 / AccessKey 的重置时间），或提高 max_budget',
+    },
+    en: {
+      meaning: "Refused (HTTP 429): the AccessKey's or its team's spend in this budget window has reached max_budget",
+      howToHandle: 'Wait for the budget window to reset (the reset time is on the Teams / AccessKeys page), or raise max_budget',
+    },
+  },
+  {
+    code: 'limits_unavailable',
+    kind: 'refusal',
+    zh: {
+      meaning: '请求被拒绝（HTTP 503）：网关暂时无法与其他副本共享限额计数（准入主题不可用），且配置为此时拒绝（when-unshared=refuse）',
+      howToHandle: '检查 Kafka 与网关日志；恢复后自动正常，或改为 when-unshared=local',
+    },
+    en: {
+      meaning: 'Refused (HTTP 503): the gateway cannot share its limit counters with the other replicas (the admissions topic is unavailable) and is set to refuse then (when-unshared=refuse)',
+      howToHandle: 'Check Kafka and the gateway logs; it clears by itself once they recover, or set when-unshared=local',
+    },
+  },
+  {
+    code: 'credential_full',
+    kind: 'skip',
+    zh: {
+      meaning: '凭证已达自身限额（rpm_limit 或 max_parallel_requests），本次选择跳过它；这不是故障，不计入失败',
+      howToHandle: '预期行为；若经常出现，提高凭证的限额或增加凭证分担负载',
+    },
+    en: {
+      meaning: "The credential is at its own limits (rpm_limit or max_parallel_requests) and is skipped this time; not a failure, nothing is recorded against it",
+      howToHandle: "Expected behavior; if it happens often, raise the credential's limits or add credentials to share the load",
+    },
+  },
+];
+
+/**
+ * A reason code's row in the console's language: the spec's codes keep the spec's English text in
+ * both languages; the limit codes have their own Chinese and English.
+ */
+export function reasonCode(code: string | null | undefined, language: string = 'en'): ReasonCodeRow | undefined {
+  if (!code) return undefined;
+  const limit = LIMIT_REASON_CODES.find((row) => row.code === code);
+  if (limit) return { code, ...(language === 'zh' ? limit.zh : limit.en) };
+  return REASON_CODES.find((row) => row.code === code);
+}
+
+/** True for a code the console translates itself (its text wins over the server's English). */
+export function isLimitCode(code: string | null | undefined): boolean {
+  return !!code && LIMIT_REASON_CODES.some((row) => row.code === code);
+}
+
+/** Every code in the console's language: the spec's table, then the limit codes. */
+export function allReasonCodes(language: string): ReasonCodeRow[] {
+  return [...REASON_CODES, ...LIMIT_REASON_CODES.map((row) => reasonCode(row.code, language)!)];
 }

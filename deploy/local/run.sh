@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole route gateway on this machine: PostgreSQL, one Kafka broker (9092), the demo upstream
-# (9300) and the three services, as background processes with PIDs and logs under .local/run/. Once
+# (9300), the three services and a Prometheus (9090) scraping them with the chart's alerts loaded
+# (deploy/local/prometheus.sh), as background processes with PIDs and logs under .local/. Once
 # everything is ready it seeds a demo configuration through the admin API (deploy/local/demo.sh:
 # idempotent) and prints the demo AccessKey and what to try.
 #
@@ -11,12 +12,13 @@
 #
 # The services run their packaged jars (prod profile) with the local settings below passed as
 # environment variables. PostgreSQL is a machine service: stop leaves it running. RUN_KAFKA_PORT
-# picks another broker port when 9092 is taken.
+# picks another broker port when 9092 is taken, RUN_PROMETHEUS_PORT another Prometheus port than 9090.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RUN_DIR="$LOCAL_DIR/run"
 KAFKA_PORT=${RUN_KAFKA_PORT:-9092}
+PROMETHEUS_PORT=${RUN_PROMETHEUS_PORT:-9090}
 DEMO_PORT=9300
 # Lifetime of the access tokens the demo upstream's mock OAuth server issues (RUN_DEMO_OAUTH_ACCESS_TTL_SECONDS).
 DEMO_OAUTH_ACCESS_TTL_SECONDS=${RUN_DEMO_OAUTH_ACCESS_TTL_SECONDS:-360}
@@ -53,6 +55,13 @@ start_postgres() { "$ROOT_DIR/deploy/local/postgres.sh"; }
 start_kafka() { "$ROOT_DIR/deploy/local/kafka.sh" start --port "$KAFKA_PORT"; }
 stop_kafka() { "$ROOT_DIR/deploy/local/kafka.sh" stop --port "$KAFKA_PORT"; }
 status_kafka() { "$ROOT_DIR/deploy/local/kafka.sh" status --port "$KAFKA_PORT" || true; }
+
+# ---- Prometheus -------------------------------------------------------------------------------
+# Debian's prometheus, scraping the management ports 9080-9082 with the chart's alerting rules loaded.
+
+start_prometheus() { "$ROOT_DIR/deploy/local/prometheus.sh" start --port "$PROMETHEUS_PORT"; }
+stop_prometheus() { "$ROOT_DIR/deploy/local/prometheus.sh" stop --port "$PROMETHEUS_PORT"; }
+status_prometheus() { "$ROOT_DIR/deploy/local/prometheus.sh" status --port "$PROMETHEUS_PORT" || true; }
 
 # ---- Demo upstream ----------------------------------------------------------------------------
 # An OpenAI/Anthropic/Gemini-compatible upstream whose accounts switch behaviour at run time
@@ -245,6 +254,7 @@ The route gateway is running:
   recovery-service  http://127.0.0.1:8082   (internal API: state-service's token only)
   demo upstream     http://127.0.0.1:$DEMO_PORT   (behaviour control: /_control/accounts; mock OAuth server: /_control/oauth)
   health, metrics   http://127.0.0.1:9080|9081|9082/q/health/ready, /q/metrics   (management ports)
+  Prometheus        http://127.0.0.1:$PROMETHEUS_PORT/classic/alerts   (the chart's alerts; queries at /classic/graph, docs/observability.md)
   Kafka             127.0.0.1:$KAFKA_PORT
   PostgreSQL        postgresql://route:route@127.0.0.1:5432/route_gateway
   logs              $RUN_DIR/
@@ -255,6 +265,7 @@ TXT
 all_running() {
   local entry
   "$ROOT_DIR/deploy/local/kafka.sh" status --port "$KAFKA_PORT" >/dev/null || return 1
+  "$ROOT_DIR/deploy/local/prometheus.sh" status --port "$PROMETHEUS_PORT" >/dev/null || return 1
   live_pid "$DEMO_PID_FILE" "$DEMO_MARKER" >/dev/null || return 1
   for entry in "${SERVICES[@]}"; do
     live_pid "$(service_pid_file "${entry%%:*}")" "$(service_jar "${entry%%:*}")" >/dev/null || return 1
@@ -287,6 +298,7 @@ cmd_start() {
   for entry in "${SERVICES[@]}"; do
     wait_service_ready "${entry%%:*}" "${entry##*:}"
   done
+  start_prometheus
   seed_demo
   print_urls
   print_demo
@@ -294,6 +306,10 @@ cmd_start() {
 
 cmd_stop() {
   local i name pids=() pid
+  if pid=$(live_pid "$LOCAL_DIR/prometheus/$PROMETHEUS_PORT/prometheus.pid" "--config.file=$LOCAL_DIR/prometheus/$PROMETHEUS_PORT/prometheus.yml"); then
+    pids+=("$pid")
+  fi
+  stop_prometheus
   for ((i = ${#SERVICES[@]} - 1; i >= 0; i--)); do
     name=${SERVICES[$i]%%:*}
     if pid=$(live_pid "$(service_pid_file "$name")" "$(service_jar "$name")"); then
@@ -320,6 +336,7 @@ cmd_stop() {
 cmd_status() {
   local entry
   status_kafka
+  status_prometheus
   status_demo_upstream
   for entry in "${SERVICES[@]}"; do
     status_service "${entry%%:*}" "${entry##*:}"

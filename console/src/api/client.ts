@@ -27,6 +27,89 @@ export type RequestLogView = Schemas['RequestLogView'];
 export type UsageView = Schemas['UsageView'];
 export type CreatedAccessKey = Schemas['CreatedAccessKey'];
 
+/** A budget window (route-core BudgetDuration): calendar windows in the gateway's time zone. */
+export type BudgetDuration = '1h' | '1d' | '7d' | '30d' | '1mo';
+
+/** The limits of a team or an AccessKey: every field present, null = unlimited. */
+export interface Limits {
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  max_parallel_requests: number | null;
+  /** USD per budget window (0 = nothing may be spent); no duration = a lifetime budget. */
+  max_budget: number | null;
+  budget_duration: BudgetDuration | null;
+}
+
+/** What an upstream credential itself allows: null = unlimited. */
+export interface CredentialLimits {
+  rpm_limit: number | null;
+  max_parallel_requests: number | null;
+}
+
+/** GET /teams, /teams/{id}. */
+export interface TeamView {
+  id: string;
+  name: string;
+  limits: Limits | null;
+  /** 1..1000: the team's share of a contended pool. */
+  weight: number;
+  key_count: number;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** GET /teams/{id}/spend and /access-keys/{id}/spend: the current budget window (the calendar month without a budget). */
+export interface SpendView {
+  spend_usd: number;
+  max_budget: number | null;
+  budget_duration: BudgetDuration | null;
+  budget_window_start: string | null;
+  /** null for a lifetime budget */
+  budget_reset_at: string | null;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  by_model: { model: string; spend_usd: number; requests: number }[];
+}
+
+/** One budget in a route check's admission part: the key's or its team's, with its window's settled spend. */
+export interface BudgetCheck {
+  subject: 'key' | 'team' | string;
+  subject_id: string;
+  max_budget: number;
+  budget_duration: BudgetDuration | null;
+  spend_usd: number;
+  budget_window_start: string | null;
+  budget_reset_at: string | null;
+  exceeded: boolean;
+}
+
+/** What the gateway's admission would decide before routing (route check's `admission`; null for an unknown key). */
+export interface AdmissionCheck {
+  team_id: string | null;
+  team_name: string | null;
+  key_limits: Limits | null;
+  team_limits: Limits | null;
+  effective_limits: Limits | null;
+  budgets: BudgetCheck[] | null;
+  /** not_limited (admission skipped), admitted or refused */
+  decision: 'not_limited' | 'admitted' | 'refused' | string;
+  reason_code: string | null;
+  budget_reset_at: string | null;
+  note: string | null;
+}
+
+/** A route check answer with its admission part (absent on a service that predates teams). */
+export type RouteCheckWithAdmission = RouteCheckView & { admission?: AdmissionCheck | null };
+
+/** An AccessKey with its team and limits (absent on a service that predates teams). */
+export type KeyWithLimits = Omit<AccessKeyView, 'team_id' | 'limits'> & { team_id?: string | null; limits?: Limits | null };
+/** A credential with its own limits (absent on a service that predates them). */
+export type CredentialWithLimits = Omit<CredentialView, 'limits'> & { limits?: CredentialLimits | null };
+
 /**
  * The authorization of an official credential (GET /credentials/{id}/oauth, and the credential
  * view's `oauth`): never a token. `state` is authorized, expired or unauthorized.
@@ -47,7 +130,7 @@ export interface AuthorizeStart {
 }
 
 /** A credential view with its auth view (null for api keys and static-token official credentials; the document types none of its fields nullable). */
-export type CredentialWithAuth = Omit<CredentialView, 'oauth'> & { oauth?: OAuthView | null };
+export type CredentialWithAuth = Omit<CredentialView, 'oauth'> & { oauth?: OAuthView | null; limits?: CredentialLimits | null };
 
 export interface Page<T> {
   items: T[];
@@ -153,4 +236,22 @@ export function query(params: Record<string, string | number | boolean | undefin
   }
   const text = search.toString();
   return text ? `?${text}` : '';
+}
+
+/**
+ * Every item of a list endpoint: an array as it is, or `{items, next_cursor}` pages followed to the
+ * end (at most `maxPages`, so a misbehaving cursor cannot loop the console).
+ */
+export async function listAll<T>(path: string, maxPages = 50): Promise<T[]> {
+  const first = await api<T[] | Page<T>>('GET', path);
+  if (Array.isArray(first)) return first;
+  const items = [...(first?.items ?? [])];
+  let cursor = first?.next_cursor ?? null;
+  const separator = path.includes('?') ? '&' : '?';
+  for (let page = 1; cursor && page < maxPages; page++) {
+    const next = await api<Page<T>>('GET', `${path}${separator}cursor=${encodeURIComponent(cursor)}`);
+    items.push(...(next?.items ?? []));
+    cursor = next?.next_cursor ?? null;
+  }
+  return items;
 }

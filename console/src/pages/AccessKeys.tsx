@@ -2,8 +2,12 @@ import { useState } from 'react';
 import { Alert, Button, DatePicker, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api, type AccessKeyView, type CreatedAccessKey, type GroupView } from '../api/client';
+import { ApiError, api, listAll, type CreatedAccessKey, type GroupView, type KeyWithLimits, type Limits, type TeamView } from '../api/client';
+import { fieldsForCode } from '../health';
 import { usePolling } from '../hooks';
+import { NO_LIMITS, limitsFromForm, limitsSummary, limitsToSend } from '../limits';
+import { keySpend, useSpend } from '../spend';
+import { LimitsFields, SpendCell } from './LimitsFields';
 
 export const PROTOCOLS = ['openai_chat', 'openai_responses', 'anthropic_messages', 'gemini'];
 
@@ -15,25 +19,56 @@ const KEY_FIELDS: Record<string, string> = {
   'validation.name': 'name',
   'validation.id': 'id',
   'validation.expires_at': 'expires_at',
+  'validation.team_id': 'team_id',
 };
+
+export const KEY_PAGE_SIZE = 20;
+
+/** The form fields an API code belongs to on the key form (the limits codes name their field). */
+export function keyFieldsForCode(code: string, message: string): (string | string[])[] {
+  if (KEY_FIELDS[code]) return [KEY_FIELDS[code]];
+  return code === 'validation.limits' ? fieldsForCode(code, message) : [];
+}
+
+/**
+ * The team and limits part of a key's body: on create only what is set; on edit only what changed
+ * (a team cleared is sent as null, limits with every field, a cleared one null).
+ */
+export function teamAndLimitsBody(
+  values: { team_id?: string | null; limits?: Partial<Record<keyof Limits, unknown>> },
+  before: KeyWithLimits | null,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const teamId = values.team_id ?? null;
+  if (before === null ? teamId !== null : teamId !== (before.team_id ?? null)) body.team_id = teamId;
+  const limits = limitsToSend(limitsFromForm(values.limits), before?.limits, before === null);
+  if (limits) body.limits = limits;
+  return body;
+}
 
 export function AccessKeysPage() {
   const { t } = useTranslation();
-  const keys = usePolling(() => api<AccessKeyView[]>('GET', '/access-keys'), 5000);
+  const keys = usePolling(() => api<KeyWithLimits[]>('GET', '/access-keys'), 5000);
   const groups = usePolling(() => api<GroupView[]>('GET', '/groups'), 15000);
+  const teams = usePolling(() => listAll<TeamView>('/teams?limit=500'), 15000);
   const groupNames = new Map((groups.data ?? []).map((g) => [g.id, g.name]));
-  const [editing, setEditing] = useState<AccessKeyView | null | undefined>(undefined);
+  const teamNames = new Map((teams.data ?? []).map((team) => [team.id, team.name]));
+  const [current, setCurrent] = useState(1);
+  // spend is asked for the keys on this page only, each answer kept 30 s (not once per key per poll)
+  const visible = (keys.data ?? []).slice((current - 1) * KEY_PAGE_SIZE, current * KEY_PAGE_SIZE).map((k) => k.id);
+  const spendOf = useSpend(keySpend, visible);
+  const [editing, setEditing] = useState<KeyWithLimits | null | undefined>(undefined);
   const [created, setCreated] = useState<CreatedAccessKey | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [form] = Form.useForm();
 
-  const open = (key: AccessKeyView | null) => {
+  const open = (key: KeyWithLimits | null) => {
     setError(null);
     form.resetFields();
     form.setFieldsValue(
       key
-        ? { ...key, expires_at: key.expires_at ? dayjs(key.expires_at) : null }
-        : { enabled: true, allowed_protocols: [], allowed_models: [], group_ids: [], expires_at: null },
+        ? { ...key, expires_at: key.expires_at ? dayjs(key.expires_at) : null, team_id: key.team_id ?? null, limits: key.limits ?? NO_LIMITS }
+        : { enabled: true, allowed_protocols: [], allowed_models: [], group_ids: [], expires_at: null, team_id: null, limits: NO_LIMITS },
     );
     setEditing(key);
   };
@@ -46,6 +81,7 @@ export function AccessKeysPage() {
       allowed_protocols: values.allowed_protocols ?? [],
       allowed_models: values.allowed_models ?? [],
       group_ids: values.group_ids ?? [],
+      ...teamAndLimitsBody(values, editing ?? null),
     };
     if (!editing) {
       body.name = values.name;
@@ -56,20 +92,21 @@ export function AccessKeysPage() {
     try {
       if (editing) {
         await api('PATCH', `/access-keys/${encodeURIComponent(editing.id)}`, body);
+        keySpend.invalidate(editing.id);
       } else {
         setCreated(await api<CreatedAccessKey>('POST', '/access-keys', body));
       }
       setEditing(undefined);
       void keys.reload();
     } catch (e) {
-      if (e instanceof ApiError && KEY_FIELDS[e.code]) {
-        form.setFields([{ name: KEY_FIELDS[e.code], errors: [`${e.code}: ${e.message}`] }]);
+      if (e instanceof ApiError) {
+        form.setFields(keyFieldsForCode(e.code, e.message).map((name) => ({ name, errors: [`${e.code}: ${e.message}`] })));
       }
       setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e));
     }
   };
 
-  const setEnabled = async (key: AccessKeyView, enabled: boolean) => {
+  const setEnabled = async (key: KeyWithLimits, enabled: boolean) => {
     await api('PATCH', `/access-keys/${encodeURIComponent(key.id)}`, { enabled });
     void keys.reload();
   };
@@ -79,11 +116,11 @@ export function AccessKeysPage() {
       <Button type="primary" style={{ marginBottom: 16 }} onClick={() => open(null)} data-testid="key-create">
         {t('create')}
       </Button>
-      <Table<AccessKeyView>
+      <Table<KeyWithLimits>
         rowKey="id"
         dataSource={keys.data ?? []}
         loading={keys.data === undefined}
-        pagination={false}
+        pagination={{ current, pageSize: KEY_PAGE_SIZE, onChange: setCurrent, hideOnSinglePage: true, showSizeChanger: false }}
         onRow={(row) => ({ 'data-key-id': row.id }) as React.HTMLAttributes<HTMLElement>}
         columns={[
           { title: t('col.name'), render: (_, k) => <a onClick={() => open(k)}>{k.name}</a> },
@@ -111,6 +148,12 @@ export function AccessKeysPage() {
             render: (_, k) => (k.group_ids ?? []).map((id, index) => <Tag key={id}>{`${index + 1}. ${groupNames.get(id) ?? id}`}</Tag>),
           },
           {
+            title: t('col.team'),
+            render: (_, k) => (k.team_id ? <Tag data-testid="key-team">{teamNames.get(k.team_id) ?? k.team_id}</Tag> : null),
+          },
+          { title: t('col.limits'), render: (_, k) => <span data-testid="key-limits">{limitsSummary(k.limits, t)}</span> },
+          { title: t('col.spend'), render: (_, k) => <SpendCell entry={spendOf(k.id)} compact /> },
+          {
             title: t('col.actions'),
             render: (_, k) => (
               <Space>
@@ -133,7 +176,7 @@ export function AccessKeysPage() {
           },
         ]}
       />
-      <Modal open={editing !== undefined} title={editing ? t('key.edit') : t('key.new')} onOk={save} onCancel={() => setEditing(undefined)} destroyOnClose okButtonProps={{ id: 'key-save' } as never}>
+      <Modal open={editing !== undefined} title={editing ? t('key.edit') : t('key.new')} onOk={save} width={760} onCancel={() => setEditing(undefined)} destroyOnClose okButtonProps={{ id: 'key-save' } as never}>
         {error && <Alert type="error" message={error} style={{ marginBottom: 12 }} />}
         <Form form={form} layout="vertical">
           {!editing && (
@@ -159,6 +202,17 @@ export function AccessKeysPage() {
           <Form.Item name="group_ids" label={t('key.scope')}>
             <Select mode="multiple" id="key-groups" options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))} />
           </Form.Item>
+          <Form.Item name="team_id" label={t('key.team')}>
+            <Select
+              id="key-team"
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              placeholder={t('key.noTeam')}
+              options={(teams.data ?? []).map((team) => ({ value: team.id, label: team.name }))}
+            />
+          </Form.Item>
+          <LimitsFields idPrefix="key" help={t('limits.keyHelp')} />
         </Form>
       </Modal>
       <Modal

@@ -24,6 +24,7 @@ import {
   ApiError,
   api,
   modelPath,
+  type CredentialLimits,
   type CredentialView,
   type CredentialWithAuth,
   type GroupView,
@@ -33,6 +34,8 @@ import {
 } from '../api/client';
 import { fieldsForCode, modelDisplayName, modelsToClear, statusTag } from '../health';
 import { useNow, usePolling } from '../hooks';
+import { NO_CREDENTIAL_LIMITS, credentialLimitsFromForm, limitsToSend } from '../limits';
+import { CredentialLimitsFields } from './LimitsFields';
 import { secondsLeft } from './Credentials';
 import { OAuthSection } from './OAuthSection';
 
@@ -62,6 +65,7 @@ interface CredentialForm {
   in_pool: boolean;
   failure_policy: Record<string, number | boolean>;
   recovery: RecoveryForm;
+  limits?: Partial<CredentialLimits>;
 }
 
 function toForm(view: CredentialWithAuth): CredentialForm {
@@ -81,6 +85,7 @@ function toForm(view: CredentialWithAuth): CredentialForm {
     in_pool: view.in_pool,
     failure_policy: { ...(view.failure_policy as unknown as Record<string, number | boolean>) },
     recovery: { ...recovery, mode: recovery.mode ?? 'off' },
+    limits: view.limits ?? NO_CREDENTIAL_LIMITS,
   };
 }
 
@@ -143,6 +148,7 @@ export function CredentialDrawer({
           error_status_enabled: true,
         },
         recovery: { mode: 'off' },
+        limits: NO_CREDENTIAL_LIMITS,
       });
     } else if (view.data && loadedFor !== credentialId) {
       // the form is filled once per credential; polling keeps only the read-only parts live
@@ -175,6 +181,8 @@ export function CredentialDrawer({
       recovery: recoveryBody(values.recovery ?? { mode: 'off' }),
     };
     if (values.weight_mode === 'manual') body.weight = values.weight;
+    const limits = limitsToSend(credentialLimitsFromForm(values.limits), creating ? null : view.data?.limits, creating);
+    if (limits) body.limits = limits;
     if (values.secret) body.secret = values.secret;
     if (creating && values.id) body.id = values.id;
     setSaving(true);
@@ -301,6 +309,7 @@ export function CredentialDrawer({
       <Form.Item name="group_ids" label={t('col.groups')}>
         <Select mode="multiple" options={groups.map((group) => ({ value: group.id, label: group.name }))} />
       </Form.Item>
+      <CredentialLimitsFields />
       <Space size="large">
         <Form.Item name="enabled" label={t('col.enabled')} valuePropName="checked">
           <Switch />

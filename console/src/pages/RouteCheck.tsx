@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Collapse, Descriptions, Form, Input, Select, Space, Steps, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Collapse, Descriptions, Form, Input, Progress, Select, Space, Steps, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api, type AccessKeyView, type RouteCheckView } from '../api/client';
+import { ApiError, api, type AccessKeyView, type AdmissionCheck, type RouteCheckView, type RouteCheckWithAdmission } from '../api/client';
+import { budgetPercent, formatUsd, limitsSummary } from '../limits';
 import { usePolling } from '../hooks';
-import { REASON_CODES, reasonCode } from '../reasonCodes';
+import { allReasonCodes, isLimitCode, reasonCode } from '../reasonCodes';
 import { PROTOCOLS } from './AccessKeys';
 
 type Trace = NonNullable<RouteCheckView['trace']>;
@@ -17,13 +18,33 @@ const VERDICT_COLOR: Record<string, string> = {
   NOT_EVALUATED: 'default',
 };
 
-function ReasonTag({ code }: { code?: string | null }) {
+/** A reason code as a tag; its meaning (in the console's language) on hover. credential_full is a skip, not a failure. */
+export function ReasonTag({ code }: { code?: string | null }) {
+  const { t, i18n } = useTranslation();
   if (!code) return null;
-  return (
-    <Tag color="red" data-testid="trace-reason">
+  const known = reasonCode(code, i18n.language);
+  const tag = (
+    <Tag color={code === 'credential_full' ? 'gold' : 'red'} data-testid="trace-reason">
       {code}
     </Tag>
   );
+  return (
+    <>
+      {known ? <Tooltip title={known.meaning}>{tag}</Tooltip> : tag}
+      {code === 'credential_full' && (
+        <Typography.Text type="secondary" data-testid="trace-limit-skipped">
+          {t('routeCheck.limitSkipped')}
+        </Typography.Text>
+      )}
+    </>
+  );
+}
+
+/** The meaning and how-to of a route check's code: the console's own text for the limit codes, else the server's (the spec's). */
+export function explainCode(result: { reason_code?: string | null; meaning?: string | null; how_to_handle?: string | null }, language: string) {
+  const known = reasonCode(result.reason_code, language);
+  if (isLimitCode(result.reason_code)) return { meaning: known?.meaning, howToHandle: known?.howToHandle };
+  return { meaning: result.meaning ?? known?.meaning, howToHandle: result.how_to_handle ?? known?.howToHandle };
 }
 
 function GroupSteps({ group }: { group: GroupTrace }) {
@@ -70,11 +91,94 @@ function GroupSteps({ group }: { group: GroupTrace }) {
   );
 }
 
-export function RouteCheckPage() {
+const ADMISSION_COLOR: Record<string, string> = { not_limited: 'default', admitted: 'green', refused: 'red' };
+
+/** The admission part of a route check: the decision, the key's, team's and effective limits, and each budget against its spend. */
+export function AdmissionCard({ admission }: { admission: AdmissionCheck }) {
   const { t } = useTranslation();
+  const decision =
+    admission.decision === 'not_limited'
+      ? t('routeCheck.notLimited')
+      : admission.decision === 'refused'
+        ? t('routeCheck.admissionRefused')
+        : t('routeCheck.admitted');
+  return (
+    <Card size="small" style={{ marginBottom: 12 }} title={t('routeCheck.admission')} data-testid="route-check-admission">
+      <Descriptions column={1} bordered size="small">
+        <Descriptions.Item label={t('col.result')}>
+          <Space wrap>
+            <Tag color={ADMISSION_COLOR[admission.decision] ?? 'default'} data-testid="admission-decision">
+              {decision}
+            </Tag>
+            <ReasonTag code={admission.reason_code} />
+            {admission.budget_reset_at && (
+              <Typography.Text type="secondary">{t('team.resetsAt', { time: new Date(admission.budget_reset_at).toLocaleString() })}</Typography.Text>
+            )}
+          </Space>
+        </Descriptions.Item>
+        {admission.team_id && <Descriptions.Item label={t('col.team')}>{admission.team_name ?? admission.team_id}</Descriptions.Item>}
+        <Descriptions.Item label={t('routeCheck.keyLimits')}>{limitsSummary(admission.key_limits, t)}</Descriptions.Item>
+        {admission.team_id && <Descriptions.Item label={t('routeCheck.teamLimits')}>{limitsSummary(admission.team_limits, t)}</Descriptions.Item>}
+        <Descriptions.Item label={t('routeCheck.effectiveLimits')}>
+          <span data-testid="admission-effective">
+            {limitsSummary(admission.effective_limits && { ...admission.effective_limits, max_budget: null, budget_duration: null }, t)}
+          </span>
+        </Descriptions.Item>
+      </Descriptions>
+      {(admission.budgets ?? []).length > 0 && (
+        <Table
+          style={{ marginTop: 12 }}
+          size="small"
+          pagination={false}
+          rowKey={(b) => `${b.subject}:${b.subject_id}`}
+          dataSource={admission.budgets ?? []}
+          onRow={(b) => ({ 'data-budget': b.subject }) as React.HTMLAttributes<HTMLElement>}
+          columns={[
+            { title: t('routeCheck.budgets'), render: (_, b) => t(`routeCheck.subjects.${b.subject}`, { defaultValue: b.subject }) },
+            {
+              title: t('col.spend'),
+              render: (_, b) => (
+                <div style={{ minWidth: 160 }}>
+                  <span data-testid="budget-spend">
+                    {formatUsd(b.spend_usd)} / {formatUsd(b.max_budget)}
+                  </span>
+                  <Progress size="small" percent={Number((budgetPercent(b.spend_usd, b.max_budget) ?? 0).toFixed(1))} status={b.exceeded ? 'exception' : 'normal'} />
+                </div>
+              ),
+            },
+            {
+              title: t('team.window'),
+              render: (_, b) =>
+                b.budget_duration ? `${b.budget_duration} · ${t(`limits.durations.${b.budget_duration}`)}` : t('team.lifetime'),
+            },
+            {
+              title: t('col.status'),
+              render: (_, b) =>
+                b.exceeded ? (
+                  <Tag color="red" data-testid="budget-exceeded">
+                    {t('routeCheck.exceeded')}
+                  </Tag>
+                ) : b.budget_reset_at ? (
+                  t('team.resetsAt', { time: new Date(b.budget_reset_at).toLocaleString() })
+                ) : null,
+            },
+          ]}
+        />
+      )}
+      {admission.decision !== 'not_limited' && (
+        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+          {t('routeCheck.liveNote')}
+        </Typography.Paragraph>
+      )}
+    </Card>
+  );
+}
+
+export function RouteCheckPage() {
+  const { t, i18n } = useTranslation();
   const keys = usePolling(() => api<AccessKeyView[]>('GET', '/access-keys'), 0);
   const [form] = Form.useForm();
-  const [result, setResult] = useState<RouteCheckView | null>(null);
+  const [result, setResult] = useState<RouteCheckWithAdmission | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -87,7 +191,7 @@ export function RouteCheckPage() {
       if (values.access_key) body.access_key = values.access_key.trim();
       else body.access_key_id = values.access_key_id;
       if (values.prompt) body.prompt = values.prompt;
-      setResult(await api<RouteCheckView>('POST', '/route-check', body));
+      setResult(await api<RouteCheckWithAdmission>('POST', '/route-check', body));
     } catch (e) {
       setResult(null);
       setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e));
@@ -96,7 +200,7 @@ export function RouteCheckPage() {
     }
   };
 
-  const known = reasonCode(result?.reason_code);
+  const explained = result ? explainCode(result, i18n.language) : undefined;
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="large">
       <Typography.Paragraph type="secondary">{t('routeCheck.intro')}</Typography.Paragraph>
@@ -144,10 +248,10 @@ export function RouteCheckPage() {
                   </Typography.Text>
                 </Descriptions.Item>
                 <Descriptions.Item label={t('routeCheck.meaning')}>
-                  <span data-testid="route-check-meaning">{result.meaning ?? known?.meaning}</span>
+                  <span data-testid="route-check-meaning">{explained?.meaning}</span>
                 </Descriptions.Item>
                 <Descriptions.Item label={t('routeCheck.howToHandle')}>
-                  <span data-testid="route-check-how">{result.how_to_handle ?? known?.howToHandle}</span>
+                  <span data-testid="route-check-how">{explained?.howToHandle}</span>
                 </Descriptions.Item>
                 {result.message && <Descriptions.Item label="message">{result.message}</Descriptions.Item>}
               </>
@@ -156,6 +260,11 @@ export function RouteCheckPage() {
               <Descriptions.Item label={t('routeCheck.recoveryAt')}>{new Date(result.earliest_recovery_at).toLocaleString()}</Descriptions.Item>
             )}
           </Descriptions>
+          {result.admission && (
+            <div style={{ marginTop: 16 }}>
+              <AdmissionCard admission={result.admission} />
+            </div>
+          )}
           <Typography.Title level={5} style={{ marginTop: 16 }}>
             {t('routeCheck.trace')}
           </Typography.Title>
@@ -180,7 +289,7 @@ export function RouteCheckPage() {
                 rowKey="code"
                 size="small"
                 pagination={false}
-                dataSource={REASON_CODES}
+                dataSource={allReasonCodes(i18n.language)}
                 columns={[
                   { title: t('routeCheck.reasonCode'), dataIndex: 'code' },
                   { title: t('routeCheck.meaning'), dataIndex: 'meaning' },

@@ -6,7 +6,7 @@ import { api, query, type UsageView } from '../api/client';
 import { usePolling } from '../hooks';
 import { FilterForm, filterParams, useReferenceNames, type LogFilters } from './RequestLogs';
 
-const GROUP_BY = ['day', 'access_key', 'credential', 'group', 'model'] as const;
+const GROUP_BY = ['day', 'access_key', 'team', 'credential', 'group', 'model', 'reason_code'] as const;
 
 export function UsagePage() {
   const { t } = useTranslation();
@@ -25,7 +25,11 @@ export function UsagePage() {
         ? refs.groupName.get(key) ?? key
         : groupBy === 'access_key'
           ? refs.keyName.get(key) ?? key
-          : key;
+          : groupBy === 'team'
+            ? refs.teamName.get(key) ?? key
+            : groupBy === 'reason_code'
+              ? key || t('requests.success')
+              : key;
   const rows = (usage.data?.rows ?? []).map((row) => ({ ...row, label: label(row.key ?? ''), cost: row.cost_micros / 1e6 }));
   const Chart = groupBy === 'day' ? LineChart : BarChart;
   return (

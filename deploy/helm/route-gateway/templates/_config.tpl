@@ -56,6 +56,8 @@ ROUTE_UPSTREAM_HTTP2_CONNECTIONS_PER_HOST: {{ int64 $v.gateway.upstream.http2Con
 GATEWAY_PUBLISH_USAGE_BATCH_WINDOW: {{ . | quote }}
 {{- end }}
 GATEWAY_VIEW_PEER_OUTCOMES: {{ ternary "true" "false" $v.gateway.peerOutcomes | quote }}
+GATEWAY_ADMISSION_WHEN_UNSHARED: {{ $v.gateway.admission.whenUnshared | quote }}
+GATEWAY_ADMISSION_LEASE_TTL: {{ $v.gateway.admission.leaseTtl | quote }}
 {{- if gt (int64 $v.gateway.maxRequestBytes) 0 }}
 GATEWAY_REQUEST_MAX_BODY_SIZE: {{ int64 $v.gateway.maxRequestBytes | toString | quote }}
 {{- end }}

@@ -41,7 +41,9 @@ class HealthTests {
                         .get(Management.url("/health/ready"))
                         .then()
                         .statusCode(200)
-                        .body("status", is("UP")));
+                        .body("status", is("UP"))
+                        // and once the lease reader has read its peers' leases up to where they stood
+                        .body("checks.find { it.name == 'admissions' }.status", is("UP")));
     }
 
     @Test

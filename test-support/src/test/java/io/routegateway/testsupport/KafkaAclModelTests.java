@@ -60,6 +60,9 @@ class KafkaAclModelTests {
     static final String OUTCOMES = "route.outcomes";
 
     static final String USAGE = "route.usage";
+    /** The gateways' leases (team and key limits shared between the replicas). */
+    static final String ADMISSIONS = "route.admissions";
+
     static final List<String> STATE_TOPICS =
             List.of("route.credential-state", "route.access-keys", "route.groups", "route.settings");
     static final List<String> DEAD_LETTER_TOPICS = List.of("route.outcomes.dlq", "route.usage.dlq");
@@ -238,6 +241,27 @@ class KafkaAclModelTests {
             recovery.seekToBeginning(List.of(new TopicPartition(OUTCOMES, 0)));
             assertThatThrownBy(() -> recovery.poll(Duration.ofSeconds(10)))
                     .isInstanceOf(TopicAuthorizationException.class);
+        }
+    }
+
+    @Test
+    void gatewaysShareTheirLeasesOnTheAdmissionsTopicAndNoOtherServiceWritesIt() throws Exception {
+        long offset;
+        try (KafkaProducer<String, String> gateway = producer(GATEWAY)) {
+            offset = send(gateway, ADMISSIONS);
+        }
+        // every replica reads every partition, as LeaseReader does: no group
+        try (KafkaConsumer<String, String> gateway = consumer(GATEWAY, null)) {
+            TopicPartition partition = new TopicPartition(ADMISSIONS, 0);
+            gateway.assign(List.of(partition));
+            gateway.seek(partition, offset);
+            assertThat(pollOne(gateway).offset()).isEqualTo(offset);
+        }
+        try (KafkaProducer<String, String> state = producer(STATE)) {
+            assertRefused(state, ADMISSIONS);
+        }
+        try (KafkaProducer<String, String> recovery = producer(RECOVERY)) {
+            assertRefused(recovery, ADMISSIONS);
         }
     }
 
@@ -585,7 +609,7 @@ class KafkaAclModelTests {
     }
 
     private static List<String> allTopics() {
-        return concat(List.of(OUTCOMES, USAGE), concat(STATE_TOPICS, DEAD_LETTER_TOPICS));
+        return concat(List.of(OUTCOMES, USAGE, ADMISSIONS), concat(STATE_TOPICS, DEAD_LETTER_TOPICS));
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

@@ -34,6 +34,58 @@ public interface GatewayConfig {
     /** Outcome and usage publication to Kafka. */
     Publish publish();
 
+    /** Team and key limits, shared between the replicas on {@code route.admissions}. */
+    Admission admission();
+
+    /** What admission does while this replica cannot share its counts with its peers. */
+    enum WhenUnshared {
+        /** Admit on what this replica knows: its own leases and its peers' read so far. */
+        LOCAL,
+        /** Refuse limited requests with 503 {@code limits_unavailable}. */
+        REFUSE
+    }
+
+    interface Admission {
+
+        /**
+         * How long an admitted request holds its slot unless it closes or renews it first; the
+         * holder renews its open leases after a third of the term, so a crashed replica's slots free
+         * themselves within one term ({@code GATEWAY_ADMISSION_LEASE_TTL}).
+         */
+        @WithDefault("60s")
+        Duration leaseTtl();
+
+        /**
+         * {@code local} (count what this replica knows, so during the outage each replica admits up
+         * to the limit on its own) or {@code refuse} (503 {@code limits_unavailable} for limited
+         * keys) while {@code route.admissions} cannot be read or written ({@code
+         * GATEWAY_ADMISSION_WHEN_UNSHARED}).
+         */
+        @WithDefault("local")
+        WhenUnshared whenUnshared();
+
+        /**
+         * Counts are unshared once the lease reader has not caught up with {@code route.admissions}
+         * for this long, or a lease could not be published within it ({@code GATEWAY_ADMISSION_MAX_LAG}).
+         */
+        @WithDefault("5s")
+        Duration maxLag();
+
+        /**
+         * How far back a starting replica reads its peers' leases: at least the longest window
+         * counted (a minute) plus a lease term's margin ({@code GATEWAY_ADMISSION_LOOKBACK}).
+         */
+        @WithDefault("2m")
+        Duration lookback();
+
+        /**
+         * {@code retention.ms} of {@code route.admissions} when the gateway creates it: leases matter
+         * for a few minutes only ({@code GATEWAY_ADMISSION_TOPIC_RETENTION}).
+         */
+        @WithDefault("10m")
+        Duration topicRetention();
+    }
+
     interface Upstream {
 
         /** Longest wait for a connection to an upstream ({@code GATEWAY_UPSTREAM_CONNECT_TIMEOUT}). */

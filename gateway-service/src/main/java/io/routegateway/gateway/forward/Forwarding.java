@@ -6,6 +6,8 @@ import java.util.function.Supplier;
 import io.routegateway.common.upstream.UpstreamClient;
 import io.routegateway.common.upstream.UpstreamTimeouts;
 import io.routegateway.core.select.AffinityTable;
+import io.routegateway.gateway.admission.AdmissionStage;
+import io.routegateway.gateway.admission.LeaseLedger;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.view.PoolViewHolder;
 import io.vertx.core.Vertx;
@@ -17,6 +19,8 @@ import io.vertx.core.Vertx;
  * @param affinity the session-affinity memory as the runtime settings size it now
  * @param maxCredentials {@code gateway.retry.max-credentials}
  * @param maxResponseBytes {@code gateway.upstream.max-response-size}
+ * @param leases the admissions count: attempt leases, and the credentials at their own limits
+ * @param admission closes an admitted request's lease at its settlement
  */
 record Forwarding(
         PoolViewHolder views,
@@ -31,4 +35,6 @@ record Forwarding(
         Vertx vertx,
         Supplier<AffinityTable> affinity,
         int maxCredentials,
-        long maxResponseBytes) {}
+        long maxResponseBytes,
+        LeaseLedger leases,
+        AdmissionStage admission) {}

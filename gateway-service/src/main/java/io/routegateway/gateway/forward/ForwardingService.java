@@ -8,6 +8,8 @@ import jakarta.inject.Singleton;
 import io.routegateway.common.upstream.UpstreamClient;
 import io.routegateway.common.upstream.UpstreamTimeouts;
 import io.routegateway.core.select.AffinityTable;
+import io.routegateway.gateway.admission.AdmissionStage;
+import io.routegateway.gateway.admission.LeaseLedger;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.publish.OutcomePublisher;
@@ -49,7 +51,9 @@ public class ForwardingService {
             GatewayMetrics metrics,
             Clock clock,
             Vertx vertx,
-            GatewayConfig config) {
+            GatewayConfig config,
+            LeaseLedger leases,
+            AdmissionStage admission) {
         this.views = views;
         this.usage = usage;
         this.metrics = metrics;
@@ -73,7 +77,9 @@ public class ForwardingService {
                 vertx,
                 this::affinity,
                 config.retry().maxCredentials(),
-                config.upstream().maxResponseSize().asLongValue());
+                config.upstream().maxResponseSize().asLongValue(),
+                leases,
+                admission);
     }
 
     /**
@@ -99,6 +105,11 @@ public class ForwardingService {
 
     /** Takes over the client response of {@code ctx}; must be called on the request's event loop. */
     public void forward(RoutingContext ctx, ProxyRequest request) {
-        new RequestExchange(forwarding, new Settlement(usage, metrics, clock, request), ctx, request).start();
+        new RequestExchange(
+                        forwarding,
+                        new Settlement(usage, metrics, clock, forwarding.admission(), request),
+                        ctx,
+                        request)
+                .start();
     }
 }

@@ -12,6 +12,7 @@ import io.routegateway.core.forward.ChatStreamUsage;
 import io.routegateway.core.forward.Operation;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.RouteRequest;
+import io.routegateway.gateway.admission.Ticket;
 
 /**
  * One authenticated client request, parsed once: everything the retry loop needs, immutable.
@@ -26,6 +27,8 @@ import io.routegateway.core.select.RouteRequest;
  * @param operation what is asked: a generation, Anthropic's {@code count_tokens} (forwarded to a
  *     native credential's {@code /v1/messages/count_tokens}, estimated locally for a bridged one) or
  *     OpenAI's embeddings
+ * @param admission what the admission stage gave it: its team, its lease (closed at settlement) and
+ *     its rate-limit headers
  */
 public record ProxyRequest(
         UUID requestId,
@@ -40,7 +43,44 @@ public record ProxyRequest(
         BridgePlan bridges,
         long bodyBytes,
         long arrivedNanos,
-        Operation operation) {
+        Operation operation,
+        Ticket admission) {
+
+    public ProxyRequest {
+        admission = admission == null ? Ticket.NONE : admission;
+    }
+
+    /** A request of a key nothing limits. */
+    public ProxyRequest(
+            UUID requestId,
+            Protocol protocol,
+            AccessKeySnapshot accessKey,
+            JsonNode body,
+            String requestedModel,
+            boolean clientStream,
+            boolean customTools,
+            List<Map.Entry<String, String>> clientHeaders,
+            RouteRequest route,
+            BridgePlan bridges,
+            long bodyBytes,
+            long arrivedNanos,
+            Operation operation) {
+        this(
+                requestId,
+                protocol,
+                accessKey,
+                body,
+                requestedModel,
+                clientStream,
+                customTools,
+                clientHeaders,
+                route,
+                bridges,
+                bodyBytes,
+                arrivedNanos,
+                operation,
+                Ticket.NONE);
+    }
 
     /**
      * This request once its stream is committed to the client: nothing is retried, routed or
@@ -62,7 +102,8 @@ public record ProxyRequest(
                 null,
                 bodyBytes,
                 arrivedNanos,
-                operation);
+                operation,
+                admission);
     }
 
     /** What an attempt needs of the client's request. */

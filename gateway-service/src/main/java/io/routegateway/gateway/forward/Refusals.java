@@ -86,7 +86,8 @@ public class Refusals {
         metrics.request(protocol, status, code);
         if (key != null) {
             usage.publish(RequestCompleted.refused(
-                    EventIds.next(), clock.instant(), protocol, key.accessKeyId(), status, code));
+                            EventIds.next(), clock.instant(), protocol, key.accessKeyId(), status, code)
+                    .withTeam(key.teamId()));
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import io.routegateway.common.upstream.UpstreamResponse;
 import io.routegateway.common.upstream.UpstreamStream;
 import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.LeaseEvent;
 import io.routegateway.core.failure.SemanticFailureDetector;
 import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
@@ -35,6 +36,10 @@ import org.jboss.logging.Logger;
  * synchronization. Every decision is route-core's ({@link Router}, {@link AttemptPlan}, {@link
  * AttemptVerdict}, {@link AttemptDecision}); how an answer is written is the responders' ({@link
  * BufferedAnswer}, {@link PassthroughStream}, {@link TranslatedStream}, {@link LocalEstimate}).
+ *
+ * <p>Each upstream attempt on a credential with limits of its own holds an ATTEMPT lease from its
+ * send to its end (the whole answer read, the stream over, or abandoned), and routing skips the
+ * credentials at those limits ({@code credential_full}).
  *
  * <p>A stream is committed to the client only after its first data chunk has arrived and was not a
  * failure envelope; from then on nothing is retried, the end of the stream is only recorded. The
@@ -70,6 +75,8 @@ final class RequestExchange {
 
     /** The current attempt's plan. */
     private AttemptPlan.Send plan;
+    /** The current attempt's lease on a credential with limits of its own; null when none is open. */
+    private LeaseEvent attemptLease;
 
     private Cancellable inFlight;
     private StreamAnswer committed;
@@ -101,6 +108,7 @@ final class RequestExchange {
                 request.route(),
                 tried,
                 !probed,
+                f.leases().fullCredentials(),
                 f.affinity().get(),
                 ThreadLocalRandom.current(),
                 f.clock().instant(),
@@ -118,7 +126,7 @@ final class RequestExchange {
             return;
         }
         if (selected != null) {
-            f.metrics().failover(request.protocol());
+            f.metrics().failover(request.protocol(), lastFailure, selected.modelKey());
         }
         selected = (RouteResult.Selected) result;
         mask = new CredentialMask(f.secrets(), selected.credential());
@@ -153,6 +161,12 @@ final class RequestExchange {
             return;
         }
         plan = (AttemptPlan.Send) next;
+        closeAttempt();
+        attemptLease = f.leases()
+                .openAttempt(
+                        credential,
+                        request.accessKey().accessKeyId(),
+                        request.admission().teamId());
         Uni<? extends UpstreamResponse> exchange = plan.mayStream()
                 ? f.upstream().open(plan.request(), f.timeouts(), f.maxResponseBytes())
                 : f.upstream().exchange(plan.request(), f.timeouts(), false, f.maxResponseBytes());
@@ -166,6 +180,8 @@ final class RequestExchange {
             answerStream(streaming.stream());
             return;
         }
+        // the whole answer is in: the attempt no longer holds the credential
+        closeAttempt();
         if (clientGone) {
             return;
         }
@@ -190,12 +206,14 @@ final class RequestExchange {
     private void answerStream(UpstreamStream stream) {
         if (clientGone) {
             stream.cancel();
+            closeAttempt();
             return;
         }
         f.metrics().upstreamLatency(stream.headNanos());
         if (SemanticFailureDetector.firstChunkIsFailure(stream.firstChunkText())) {
             // a failure envelope in the opening frame: nothing has reached the client, fail over
             stream.cancel();
+            closeAttempt();
             decide(
                     verdictOf(
                             stream,
@@ -219,6 +237,7 @@ final class RequestExchange {
         } catch (RuntimeException e) {
             // a first chunk the bridge cannot read fails over like a failure envelope
             stream.cancel();
+            closeAttempt();
             decide(transformFailure(stream.status(), e), null, null);
             return;
         }
@@ -280,6 +299,7 @@ final class RequestExchange {
      * not; a bridge that broke the client's stream is a {@code response_transform} failure.
      */
     private void streamEnded(StreamAnswer answer, StreamAnswer.End end) {
+        closeAttempt();
         int status = answer.stream.status();
         Verdict verdict = end.outcome() == null
                 ? transformFailure(status, end.transformFailure())
@@ -304,6 +324,7 @@ final class RequestExchange {
 
     private void onInternalError(Throwable failure) {
         inFlight = null;
+        closeAttempt();
         LOG.errorf(failure, "Forwarding request %s failed inside the gateway", request.requestId());
         if (clientGone || settlement.settled()) {
             return;
@@ -326,6 +347,7 @@ final class RequestExchange {
             inFlight.cancel();
             inFlight = null;
         }
+        closeAttempt();
         if (committed != null) {
             TokenUsage usage = committed.stream.usageSoFar();
             committed.clientGone();
@@ -336,7 +358,17 @@ final class RequestExchange {
     }
 
     private void settle(int status, String reasonCode, boolean success, TokenUsage tokens, boolean disconnected) {
+        closeAttempt();
         settlement.settle(selected, attempts, status, reasonCode, success, tokens, disconnected);
+    }
+
+    /** Ends the current attempt's lease, if one is open. */
+    private void closeAttempt() {
+        if (attemptLease != null) {
+            LeaseEvent ended = attemptLease;
+            attemptLease = null;
+            f.leases().closeAttempt(ended);
+        }
     }
 
     /** The attempt's verdict on a stream ({@link AttemptVerdict}), a bridge failure replacing only a success. */

@@ -4,48 +4,67 @@ import java.time.Clock;
 import java.util.UUID;
 
 import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.forward.Operation;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.usage.TokenUsage;
+import io.routegateway.gateway.admission.AdmissionStage;
+import io.routegateway.gateway.admission.Ticket;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.publish.UsagePublisher;
 
 /**
- * The end of one forwarded request, exactly once: its request metric and its usage record, with the
- * time to the first byte sent. Keeps only what the record needs of the request (never its body, so
+<<<<<<< HEAD
+ * The end of one forwarded request, exactly once: its request metric and its usage record (with its
+ * key's team), with the time to the first byte sent, and the close of its admission lease. Keeps only
+ * what the record needs of the request (never its body, so a committed stream does not hold its
+ * prompt).
+=======
+ * The end of one forwarded request, exactly once: its request metric, its GenAI metrics and its usage
+ * record, with the time to the first byte sent. Keeps only what the record needs of the request (never its body, so
  * a committed stream does not hold its prompt).
+>>>>>>> 000ed60fb21ac0557173fb92160b6fc16c7a1cf4
  */
 final class Settlement {
 
     private final UsagePublisher usage;
     private final GatewayMetrics metrics;
     private final Clock clock;
+    private final AdmissionStage admission;
+    private final Ticket ticket;
     private final UUID requestId;
     private final Protocol protocol;
     private final String accessKeyId;
     private final String requestedModel;
     private final boolean clientStream;
     private final long arrivedNanos;
+    private final Operation operation;
 
     private Long ttftMillis;
+    private long ttftNanos = -1;
     private boolean settled;
 
-    Settlement(UsagePublisher usage, GatewayMetrics metrics, Clock clock, ProxyRequest request) {
+    Settlement(
+            UsagePublisher usage, GatewayMetrics metrics, Clock clock, AdmissionStage admission, ProxyRequest request) {
         this.usage = usage;
         this.metrics = metrics;
         this.clock = clock;
+        this.admission = admission;
+        this.ticket = request.admission();
         this.requestId = request.requestId();
         this.protocol = request.protocol();
         this.accessKeyId = request.accessKey().accessKeyId();
         this.requestedModel = request.requestedModel();
         this.clientStream = request.clientStream();
         this.arrivedNanos = request.arrivedNanos();
+        this.operation = request.operation();
     }
 
     /** The first byte of the answer leaves now: the time to first token. */
     void firstByteSent() {
         long nanos = System.nanoTime() - arrivedNanos;
         ttftMillis = nanos / 1_000_000;
+        ttftNanos = nanos;
         metrics.ttft(nanos);
     }
 
@@ -70,6 +89,41 @@ final class Settlement {
         }
         settled = true;
         metrics.request(protocol, status, reasonCode);
+<<<<<<< HEAD
+        RequestCompleted record = RequestCompleted.settled(
+                        requestId,
+                        clock.instant(),
+                        protocol,
+                        accessKeyId,
+                        selected == null ? null : selected.group().groupId(),
+                        selected == null ? null : selected.credential().credentialId(),
+                        requestedModel,
+                        selected == null ? null : selected.modelKey(),
+                        attempts,
+                        status,
+                        reasonCode,
+                        (System.nanoTime() - arrivedNanos) / 1_000_000,
+                        ttftMillis,
+                        tokens.inputTokens(),
+                        tokens.outputTokens(),
+                        clientStream,
+                        disconnected,
+                        success)
+                .withTeam(ticket.teamId());
+        usage.publish(record);
+        admission.settled(ticket, record);
+=======
+        metrics.genAi()
+                .completed(
+                        operation,
+                        protocol,
+                        selected == null ? null : selected.credential(),
+                        selected == null ? null : selected.modelKey(),
+                        status,
+                        success,
+                        tokens,
+                        System.nanoTime() - arrivedNanos,
+                        ttftNanos);
         usage.publish(RequestCompleted.settled(
                 requestId,
                 clock.instant(),
@@ -89,5 +143,6 @@ final class Settlement {
                 clientStream,
                 disconnected,
                 success));
+>>>>>>> 000ed60fb21ac0557173fb92160b6fc16c7a1cf4
     }
 }

@@ -19,10 +19,14 @@ import io.routegateway.core.forward.UnsupportedOperation;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.ReasonCode;
+import io.routegateway.gateway.admission.AdmissionOutcome;
+import io.routegateway.gateway.admission.AdmissionStage;
+import io.routegateway.gateway.admission.Ticket;
 import io.routegateway.gateway.forward.ForwardingService;
 import io.routegateway.gateway.forward.ProxyRequest;
 import io.routegateway.gateway.forward.Refusals;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -32,7 +36,8 @@ import io.vertx.ext.web.RoutingContext;
  * operation_unsupported} for every other path under the protocols' prefixes. A forwarded request's
  * body is parsed once, with a string-length limit as large as the body limit, read by route-core's
  * {@link ClientRequest} into what routing needs or a refusal, and handed over to {@link
- * ForwardingService}. Every refusal is in the envelope of the client's protocol ({@link Refusals}).
+ * ForwardingService} once the {@link AdmissionStage} admitted it (a key's and its team's limits).
+ * Every refusal is in the envelope of the client's protocol ({@link Refusals}).
  */
 @Singleton
 public class GatewayRoutes {
@@ -46,15 +51,22 @@ public class GatewayRoutes {
     private final FrontDoor frontDoor;
     private final ModelListings listings;
     private final ForwardingService forwarding;
+    private final AdmissionStage admission;
     private final Refusals refusals;
     private final Clock clock;
     private final ObjectReader tree;
 
     GatewayRoutes(
-            FrontDoor frontDoor, ModelListings listings, ForwardingService forwarding, Refusals refusals, Clock clock) {
+            FrontDoor frontDoor,
+            ModelListings listings,
+            ForwardingService forwarding,
+            AdmissionStage admission,
+            Refusals refusals,
+            Clock clock) {
         this.frontDoor = frontDoor;
         this.listings = listings;
         this.forwarding = forwarding;
+        this.admission = admission;
         this.refusals = refusals;
         this.clock = clock;
         this.tree = bodyReader(frontDoor.maxBodyBytes());
@@ -144,6 +156,10 @@ public class GatewayRoutes {
             return;
         }
         ClientRequest.Accepted accepted = (ClientRequest.Accepted) parsed;
+        Ticket ticket = admitted(ctx.response(), key, protocol, accepted.operation(), body, bodyBytes);
+        if (ticket == null) {
+            return;
+        }
         forwarding.forward(
                 ctx,
                 new ProxyRequest(
@@ -159,7 +175,34 @@ public class GatewayRoutes {
                         accepted.bridges(),
                         bodyBytes,
                         arrived,
-                        accepted.operation()));
+                        accepted.operation(),
+                        ticket));
+    }
+
+    /**
+     * The admission stage: the request's ticket, its rate-limit headers already on the response (so
+     * any answer carries them, a stream's on its head); or null when it was refused and answered
+     * (429 or 503 in the client's envelope, with {@code Retry-After}; nothing sent upstream).
+     */
+    private Ticket admitted(
+            HttpServerResponse response,
+            AccessKeySnapshot key,
+            Protocol protocol,
+            Operation operation,
+            JsonNode body,
+            long bodyBytes) {
+        AdmissionOutcome outcome = admission.admit(key, operation, body, bodyBytes);
+        if (outcome instanceof AdmissionOutcome.Admitted admitted) {
+            admitted.ticket().headers().forEach(response::putHeader);
+            return admitted.ticket();
+        }
+        AdmissionOutcome.Refused refused = (AdmissionOutcome.Refused) outcome;
+        refused.headers().forEach(response::putHeader);
+        if (refused.retryAfterSeconds() != null) {
+            response.putHeader("retry-after", Long.toString(Math.max(1, refused.retryAfterSeconds())));
+        }
+        refusals.answer(response, key, protocol, refused.refusal());
+        return null;
     }
 
     /**

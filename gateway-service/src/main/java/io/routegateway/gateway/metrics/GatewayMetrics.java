@@ -12,7 +12,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.routegateway.core.failure.Verdict;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.core.telemetry.FailoverCause;
 import io.routegateway.gateway.view.PoolViewHolder;
 import io.routegateway.gateway.view.StateTopicsReader;
 
@@ -25,7 +27,8 @@ import io.routegateway.gateway.view.StateTopicsReader;
  *   <li>{@code gateway_upstream_attempts_total{protocol,outcome}} — upstream attempts ({@code
  *       success}, {@code not_a_failure}, {@code transient}, {@code permanent}, {@code quota}, with
  *       same-credential retries counted as {@code retried});
- *   <li>{@code gateway_failovers_total{protocol}} — switches to another credential;
+ *   <li>{@code gateway_failovers_total{protocol,kind,scope}} — switches to another credential, by
+ *       the failure that caused them (its kind label, and {@code account} or {@code model} scope);
  *   <li>{@code gateway_upstream_latency_seconds} — send to response head, per attempt (histogram);
  *   <li>{@code gateway_ttft_seconds} — request arrival to first byte sent to the client (histogram);
  *   <li>{@code gateway_view_lag_records}, {@code gateway_view_age_seconds} (since the view was
@@ -44,8 +47,12 @@ import io.routegateway.gateway.view.StateTopicsReader;
  *   <li>{@code gateway_events_pending{topic}} — outcome events or usage records awaiting a Kafka
  *       acknowledgement (usage records still gathering in a batch are not counted);
  *   <li>{@code gateway_events_dropped_total{topic}} — outcome events or usage records dropped
- *       because too many were waiting for Kafka.
+ *       because too many were waiting for Kafka;
+ *   <li>{@code gateway_admission_refusals_total{code,scope}} — requests admission refused.
  * </ul>
+ *
+ * <p>The GenAI semantic conventions' metrics are in {@link GenAiMetrics} ({@link #genAi()}), the
+ * pool's health gauges in {@link PoolMetrics}; docs/observability.md lists every metric.
  */
 @Singleton
 public class GatewayMetrics {
@@ -53,13 +60,16 @@ public class GatewayMetrics {
     private final MeterRegistry registry;
     private final ConcurrentHashMap<RequestTags, Counter> requests = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<AttemptTags, Counter> attempts = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Protocol, Counter> failovers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<FailoverTags, Counter> failovers = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> dropped = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> admissionRefusals = new ConcurrentHashMap<>();
     private final Timer upstreamLatency;
     private final Timer ttft;
+    private final GenAiMetrics genAi;
 
     GatewayMetrics(MeterRegistry registry, PoolViewHolder holder, StateTopicsReader reader, Clock clock) {
         this.registry = registry;
+        this.genAi = new GenAiMetrics(registry);
         this.upstreamLatency = Timer.builder("gateway.upstream.latency")
                 .description("Time from sending an upstream request to its response head")
                 .publishPercentileHistogram()
@@ -116,13 +126,23 @@ public class GatewayMetrics {
                 .increment();
     }
 
-    public void failover(Protocol protocol) {
+    /**
+     * A switch to another credential within one request.
+     *
+     * @param failure the verdict that ended the previous credential's attempts
+     * @param modelKey the model key that credential was charged under, may be null
+     */
+    public void failover(Protocol protocol, Verdict failure, String modelKey) {
+        FailoverCause cause = FailoverCause.of(failure, modelKey);
         failovers
                 .computeIfAbsent(
-                        protocol,
-                        p -> Counter.builder("gateway.failovers")
-                                .description("Switches to another credential within one client request")
-                                .tag("protocol", p.wire())
+                        new FailoverTags(protocol, cause),
+                        tags -> Counter.builder("gateway.failovers")
+                                .description("Switches to another credential within one client request, by the"
+                                        + " failure's kind and scope")
+                                .tag("protocol", tags.protocol.wire())
+                                .tag("kind", tags.cause.kind())
+                                .tag("scope", tags.cause.scope())
                                 .register(registry))
                 .increment();
     }
@@ -135,6 +155,22 @@ public class GatewayMetrics {
 
     public void ttft(long nanos) {
         ttft.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * {@code gateway_admission_refusals_total{code,scope}}: requests admission refused, by error code
+     * and by what held them back ({@code key}, {@code team}, {@code fair_share}, {@code unshared}).
+     */
+    public void admissionRefused(String code, String scope) {
+        admissionRefusals
+                .computeIfAbsent(
+                        code + '|' + scope,
+                        ignored -> Counter.builder("gateway.admission.refusals")
+                                .description("Requests refused by a key's or team's limits, by code and scope")
+                                .tag("code", code)
+                                .tag("scope", scope)
+                                .register(registry))
+                .increment();
     }
 
     public void dropped(String topic, int records) {
@@ -186,6 +222,11 @@ public class GatewayMetrics {
                 .register(registry);
     }
 
+    /** The GenAI semantic conventions' metrics, recorded once per settled request. */
+    public GenAiMetrics genAi() {
+        return genAi;
+    }
+
     public double droppedCount(String topic) {
         Counter counter = dropped.get(topic);
         return counter == null ? 0 : counter.count();
@@ -194,4 +235,6 @@ public class GatewayMetrics {
     private record RequestTags(Protocol protocol, int status, String reason) {}
 
     private record AttemptTags(Protocol protocol, String outcome) {}
+
+    private record FailoverTags(Protocol protocol, FailoverCause cause) {}
 }

@@ -33,6 +33,8 @@ final class BoundedPublisher {
 
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicLong droppedTotal = new AtomicLong();
+    /** {@code System.currentTimeMillis()} of the last drop, 0 before any. */
+    private final AtomicLong lastDropMillis = new AtomicLong();
 
     /** @param countDrops counts dropped records (the metric) */
     BoundedPublisher(MutinyEmitter<String> emitter, String topic, int maxPending, IntConsumer countDrops) {
@@ -102,7 +104,13 @@ final class BoundedPublisher {
         return pending.get();
     }
 
+    /** When a record was last dropped ({@code System.currentTimeMillis()}), 0 when none was. */
+    long lastDropMillis() {
+        return lastDropMillis.get();
+    }
+
     private void dropped(String key, int records, String reason) {
+        lastDropMillis.set(System.currentTimeMillis());
         countDrops.accept(records);
         long before = droppedTotal.getAndAdd(records);
         long count = before + records;

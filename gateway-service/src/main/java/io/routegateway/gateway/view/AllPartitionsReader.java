@@ -26,7 +26,7 @@ import org.jboss.logging.Logger;
  * partition seen for the first time starts where {@link #startNew} puts it. If Kafka is unreachable
  * the reader reconnects every second; it stops when the bean is destroyed.
  */
-abstract class AllPartitionsReader {
+public abstract class AllPartitionsReader {
 
     private static final Logger LOG = Logger.getLogger(AllPartitionsReader.class);
     private static final Duration POLL = Duration.ofMillis(200);
@@ -51,7 +51,7 @@ abstract class AllPartitionsReader {
      * @param whenPositionLost where a partition whose position the broker no longer holds (retention)
      *     goes on: {@code earliest} or {@code latest}
      */
-    AllPartitionsReader(
+    protected AllPartitionsReader(
             String name,
             List<String> topics,
             Map<String, Object> kafkaConfig,
@@ -65,29 +65,29 @@ abstract class AllPartitionsReader {
     }
 
     /** Applies one poll's records; never throws for one bad record. */
-    abstract void apply(ConsumerRecords<String, String> records);
+    protected abstract void apply(ConsumerRecords<String, String> records);
 
     /**
      * Positions partitions seen for the first time, already assigned.
      *
      * @param firstLook whether this is the reader's first look at its topics since it started
      */
-    abstract void startNew(KafkaConsumer<String, String> kafka, Set<TopicPartition> added, boolean firstLook);
+    protected abstract void startNew(KafkaConsumer<String, String> kafka, Set<TopicPartition> added, boolean firstLook);
 
     /** Called with every partition found at each look, before any is assigned. */
-    void discovered(KafkaConsumer<String, String> kafka, Set<TopicPartition> all) {}
+    protected void discovered(KafkaConsumer<String, String> kafka, Set<TopicPartition> all) {}
 
     /** Called after every poll (and every idle wait while no partition exists), positions updated. */
-    void polled(KafkaConsumer<String, String> kafka, Set<TopicPartition> assigned) {}
+    protected void polled(KafkaConsumer<String, String> kafka, Set<TopicPartition> assigned) {}
 
-    final void startReading() {
+    protected final void startReading() {
         running = true;
         thread = new Thread(this::run, name);
         thread.setDaemon(true);
         thread.start();
     }
 
-    final void stopReading() {
+    protected final void stopReading() {
         running = false;
         KafkaConsumer<String, String> active = consumer;
         if (active != null) {
@@ -103,17 +103,17 @@ abstract class AllPartitionsReader {
     }
 
     /** The next offset to read on a partition, -1 while it is not read (yet). */
-    final long position(TopicPartition partition) {
+    protected final long position(TopicPartition partition) {
         return positions.getOrDefault(partition, -1L);
     }
 
     /** Whether the reader has taken its first look at its topics. */
-    final boolean looked() {
+    protected final boolean looked() {
         return looked;
     }
 
     /** Where a record is, for logs: never its content. */
-    static String where(ConsumerRecord<String, String> record) {
+    protected static String where(ConsumerRecord<String, String> record) {
         return record.topic() + "-" + record.partition() + "@" + record.offset();
     }
 
@@ -206,7 +206,7 @@ abstract class AllPartitionsReader {
     }
 
     /** Records where each partition stands now (after a seek, which the consumer resolves lazily). */
-    final void remember(KafkaConsumer<String, String> kafka, Set<TopicPartition> partitions) {
+    protected final void remember(KafkaConsumer<String, String> kafka, Set<TopicPartition> partitions) {
         for (TopicPartition partition : partitions) {
             positions.put(partition, kafka.position(partition));
         }

@@ -128,7 +128,7 @@ public class PeerOutcomesReader extends AllPartitionsReader {
      * topics), partitions (or the topic) that appear later from their beginning (all of it is new).
      */
     @Override
-    void startNew(KafkaConsumer<String, String> kafka, Set<TopicPartition> added, boolean firstLook) {
+    protected void startNew(KafkaConsumer<String, String> kafka, Set<TopicPartition> added, boolean firstLook) {
         if (firstLook) {
             kafka.seekToEnd(added);
         } else {
@@ -138,7 +138,7 @@ public class PeerOutcomesReader extends AllPartitionsReader {
     }
 
     @Override
-    void apply(ConsumerRecords<String, String> records) {
+    protected void apply(ConsumerRecords<String, String> records) {
         Set<String> changed = new LinkedHashSet<>();
         for (ConsumerRecord<String, String> record : records) {
             Header origin = record.headers().lastHeader(Topics.ORIGIN_HEADER);

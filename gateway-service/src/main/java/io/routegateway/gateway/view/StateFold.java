@@ -12,6 +12,8 @@ import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.event.RuntimeSettingsSnapshot;
+import io.routegateway.core.event.SpendSnapshot;
+import io.routegateway.core.event.TeamSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.select.PoolView;
@@ -28,13 +30,15 @@ final class StateFold {
     private static final ObjectReader ACCESS_KEY = Json.MAPPER.readerFor(AccessKeySnapshot.class);
     private static final ObjectReader GROUP = Json.MAPPER.readerFor(GroupSnapshot.class);
     private static final ObjectReader SETTINGS = Json.MAPPER.readerFor(RuntimeSettingsSnapshot.class);
+    private static final ObjectReader TEAM = Json.MAPPER.readerFor(TeamSnapshot.class);
+    private static final ObjectReader SPEND = Json.MAPPER.readerFor(SpendSnapshot.class);
 
     /** Skip reason: the record names no entry (blank key of a tombstone, blank id in the value). */
     static final String NO_ID = "no_id";
 
     private StateFold() {}
 
-    /** A tombstone on the access-key or group topic. */
+    /** A tombstone on the access-key, group, team or spend topic. */
     record Removed(String topic, String id) {}
 
     /**
@@ -42,8 +46,8 @@ final class StateFold {
      *
      * @param credentials the newest snapshot per credential id in the batch
      * @param removedCredentials credential tombstones not followed by a snapshot in the batch
-     * @param others group and access-key snapshots, their tombstones ({@link Removed}) and runtime
-     *     settings, in record order
+     * @param others group, access-key, team and spend snapshots, their tombstones ({@link Removed})
+     *     and runtime settings, in record order
      */
     record Batch(Map<String, CredentialSnapshot> credentials, Set<String> removedCredentials, List<Object> others) {
 
@@ -105,6 +109,19 @@ final class StateFold {
                 }
                 GroupSnapshot group = GROUP.readValue(value);
                 return added(batch, group == null || blank(group.groupId()) ? null : group);
+            case Topics.TEAMS:
+                if (value == null) {
+                    return added(batch, blank(key) ? null : new Removed(Topics.TEAMS, key));
+                }
+                TeamSnapshot team = TEAM.readValue(value);
+                return added(batch, team == null || blank(team.teamId()) ? null : team);
+            case Topics.SPEND:
+                if (value == null) {
+                    return added(batch, blank(key) ? null : new Removed(Topics.SPEND, key));
+                }
+                SpendSnapshot spend = SPEND.readValue(value);
+                return added(
+                        batch, spend == null || !isSubject(spend.subject()) || blank(spend.subjectId()) ? null : spend);
             case Topics.SETTINGS:
                 // state-service never deletes the settings; a tombstone keeps the held ones
                 if (value != null) {
@@ -118,7 +135,10 @@ final class StateFold {
         return null;
     }
 
-    /** The view with the whole batch applied; runtime settings are held apart ({@link PoolViewHolder}). */
+    /**
+     * The view with the whole batch applied; runtime settings are held apart ({@link PoolViewHolder}),
+     * teams and spend too ({@link LimitsView}).
+     */
     static PoolView applied(PoolView view, Batch batch) {
         return applied(view, batch.credentials(), batch.removedCredentials(), batch.others());
     }
@@ -161,8 +181,8 @@ final class StateFold {
 
     /** One group, access-key or settings change; an older or equal version changes nothing. */
     static PoolView appliedOther(PoolView view, Object change) {
-        if (change instanceof RuntimeSettingsSnapshot) {
-            return view; // held by PoolViewHolder
+        if (change instanceof RuntimeSettingsSnapshot || isLimits(change)) {
+            return view; // held by PoolViewHolder and LimitsView
         }
         if (change instanceof Removed removed) {
             return removed.topic().equals(Topics.GROUPS)
@@ -185,10 +205,25 @@ final class StateFold {
                 "unknown state change " + change.getClass().getName());
     }
 
+    /** A change {@link LimitsView} holds: a team or spend snapshot, or the removal of one. */
+    static boolean isLimits(Object change) {
+        return change instanceof TeamSnapshot
+                || change instanceof SpendSnapshot
+                || (change instanceof Removed removed
+                        && (removed.topic().equals(Topics.TEAMS)
+                                || removed.topic().equals(Topics.SPEND)));
+    }
+
     /** The topic a change of {@link Batch#others} came from. */
     static String topicOf(Object change) {
         if (change instanceof Removed removed) {
             return removed.topic();
+        }
+        if (change instanceof TeamSnapshot) {
+            return Topics.TEAMS;
+        }
+        if (change instanceof SpendSnapshot) {
+            return Topics.SPEND;
         }
         if (change instanceof GroupSnapshot) {
             return Topics.GROUPS;
@@ -205,6 +240,10 @@ final class StateFold {
         }
         batch.others().add(change);
         return null;
+    }
+
+    private static boolean isSubject(String subject) {
+        return SpendSnapshot.KEY.equals(subject) || SpendSnapshot.TEAM.equals(subject);
     }
 
     private static boolean blank(String id) {

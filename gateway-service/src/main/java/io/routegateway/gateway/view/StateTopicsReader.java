@@ -42,8 +42,10 @@ import org.jboss.logging.Logger;
 
 /**
  * Builds and follows the pool view from the compacted state topics ({@link
- * Topics#CREDENTIAL_STATE}, {@link Topics#ACCESS_KEYS}, {@link Topics#GROUPS}) and the runtime
- * settings from {@link Topics#SETTINGS} (held by {@link PoolViewHolder#settings()}).
+ * Topics#CREDENTIAL_STATE}, {@link Topics#ACCESS_KEYS}, {@link Topics#GROUPS}), the runtime
+ * settings from {@link Topics#SETTINGS} (held by {@link PoolViewHolder#settings()}), and the teams
+ * and spend admission reads from {@link Topics#TEAMS} and {@link Topics#SPEND} (held by {@link
+ * LimitsView}).
  *
  * <p>Every replica needs the <em>whole</em> of each topic from its beginning on every start, so this
  * is a plain consumer with all partitions assigned (no consumer group, nothing committed), not a
@@ -66,8 +68,8 @@ import org.jboss.logging.Logger;
 @Singleton
 public class StateTopicsReader extends AllPartitionsReader {
 
-    static final List<String> TOPICS =
-            List.of(Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS, Topics.SETTINGS);
+    static final List<String> TOPICS = List.of(
+            Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS, Topics.SETTINGS, Topics.TEAMS, Topics.SPEND);
     private static final Logger LOG = Logger.getLogger(StateTopicsReader.class);
     /** The last hop of propagation: a credential snapshot's Kafka timestamp to the view holding it. */
     static final String STATE_DELIVERY = "gateway.view.state.delivery";
@@ -76,15 +78,16 @@ public class StateTopicsReader extends AllPartitionsReader {
     static final String OUTCOME_PROPAGATION = "gateway.view.outcome.propagation";
 
     /** Skip reason: the value is not the topic's JSON snapshot. */
-    static final String UNREADABLE = "unreadable";
+    public static final String UNREADABLE = "unreadable";
     /** Skip reason: the record names no entry (no key on a tombstone, no id in the snapshot). */
     static final String NO_ID = StateFold.NO_ID;
     /** Skip reason: the signature headers are missing, name an unknown key, or do not verify. */
     static final String SIGNATURE = "signature";
     /** Skip reason: the snapshot was read but applying it to the view failed. */
-    static final String UNAPPLICABLE = "unapplicable";
+    public static final String UNAPPLICABLE = "unapplicable";
 
     private final PoolViewHolder holder;
+    private final LimitsView limits;
     private final StateVerifier verifier;
     private final Clock clock;
     private final MeterRegistry registry;
@@ -106,6 +109,7 @@ public class StateTopicsReader extends AllPartitionsReader {
 
     StateTopicsReader(
             PoolViewHolder holder,
+            LimitsView limits,
             Clock clock,
             @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
             GatewayConfig config,
@@ -113,6 +117,7 @@ public class StateTopicsReader extends AllPartitionsReader {
             MeterRegistry registry) {
         super("gateway-pool-view", TOPICS, kafkaConfig, config.view().partitionRefresh(), "earliest");
         this.holder = holder;
+        this.limits = limits;
         this.verifier = verifier;
         this.registry = registry;
         this.stateDelivery = Timer.builder(STATE_DELIVERY)
@@ -180,7 +185,7 @@ public class StateTopicsReader extends AllPartitionsReader {
 
     /** End offsets at the first look: readiness waits for them (absent topics have nothing to wait for). */
     @Override
-    void discovered(KafkaConsumer<String, String> kafka, Set<TopicPartition> all) {
+    protected void discovered(KafkaConsumer<String, String> kafka, Set<TopicPartition> all) {
         if (!barrierSet) {
             startEndOffsets.putAll(kafka.endOffsets(all, Duration.ofSeconds(10)));
             barrierSet = true;
@@ -189,12 +194,12 @@ public class StateTopicsReader extends AllPartitionsReader {
 
     /** Every state topic is read from its beginning: the view is the whole of it. */
     @Override
-    void startNew(KafkaConsumer<String, String> kafka, Set<TopicPartition> added, boolean firstLook) {
+    protected void startNew(KafkaConsumer<String, String> kafka, Set<TopicPartition> added, boolean firstLook) {
         kafka.seekToBeginning(added);
     }
 
     @Override
-    void polled(KafkaConsumer<String, String> kafka, Set<TopicPartition> assigned) {
+    protected void polled(KafkaConsumer<String, String> kafka, Set<TopicPartition> assigned) {
         long behind = 0;
         for (TopicPartition partition : assigned) {
             behind += Math.max(0, kafka.currentLag(partition).orElse(0L));
@@ -206,7 +211,7 @@ public class StateTopicsReader extends AllPartitionsReader {
     }
 
     @Override
-    void apply(ConsumerRecords<String, String> records) {
+    protected void apply(ConsumerRecords<String, String> records) {
         StateFold.Batch batch = new StateFold.Batch();
         long[] snapshotStamps = new long[records.count()];
         int stamped = 0;
@@ -246,6 +251,7 @@ public class StateTopicsReader extends AllPartitionsReader {
         if (settings != null) {
             applySettings(settings);
         }
+        applyLimits(batch);
         try {
             holder.update(view -> StateFold.applied(view, batch));
         } catch (RuntimeException batchFailed) {
@@ -300,6 +306,19 @@ public class StateTopicsReader extends AllPartitionsReader {
         }
     }
 
+    /** Teams and spend, in record order: each entry moves only to a higher version. */
+    private void applyLimits(StateFold.Batch batch) {
+        for (Object change : batch.others()) {
+            if (StateFold.isLimits(change)) {
+                try {
+                    limits.apply(change);
+                } catch (RuntimeException e) {
+                    skip(StateFold.topicOf(change), UNAPPLICABLE, e.getClass().getSimpleName());
+                }
+            }
+        }
+    }
+
     private void applyOneByOne(StateFold.Batch batch) {
         for (Object change : batch.others()) {
             applyOne(StateFold.topicOf(change), view -> StateFold.appliedOther(view, change));
@@ -323,7 +342,7 @@ public class StateTopicsReader extends AllPartitionsReader {
     }
 
     /** Counts and logs a skipped record; {@code detail} names where it was, never its content. */
-    void skip(String topic, String reason, String detail) {
+    public void skip(String topic, String reason, String detail) {
         skippedRecords.incrementAndGet();
         skipCounters
                 .computeIfAbsent(

@@ -7,6 +7,8 @@ import java.util.UUID;
 import io.routegateway.core.access.AccessKeys;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.GroupSnapshot;
+import io.routegateway.core.event.TeamSnapshot;
+import io.routegateway.core.limits.Limits;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.model.WeightMode;
 import io.routegateway.core.testing.CredentialBuilder;
@@ -63,6 +65,28 @@ public final class Pool {
                 models,
                 groups,
                 Instant.now());
+    }
+
+    /** A key of {@code teamId} (null = none) with limits of its own, whose plaintext is {@link #plaintext(String)}. */
+    public static AccessKeySnapshot key(String id, List<String> groups, String teamId, Limits limits) {
+        return new AccessKeySnapshot(
+                id,
+                1,
+                "key-" + id,
+                AccessKeys.hash(plaintext(id)),
+                "rk-" + id.substring(0, 3),
+                true,
+                null,
+                List.of(),
+                List.of(),
+                groups,
+                Instant.now(),
+                teamId,
+                limits);
+    }
+
+    public static TeamSnapshot team(String id, Limits limits, int weight) {
+        return new TeamSnapshot(id, 1, "team-" + id, limits, weight, Instant.now());
     }
 
     public static String plaintext(String keyId) {

@@ -15,6 +15,8 @@ import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.event.RuntimeSettingsSnapshot;
+import io.routegateway.core.event.SpendSnapshot;
+import io.routegateway.core.event.TeamSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -71,6 +73,14 @@ public final class StateTopics implements AutoCloseable {
 
     public RecordMetadata publish(RuntimeSettingsSnapshot snapshot) {
         return send(Topics.SETTINGS, RuntimeSettingsSnapshot.KEY, json(snapshot));
+    }
+
+    public RecordMetadata publish(TeamSnapshot snapshot) {
+        return send(Topics.TEAMS, snapshot.teamId(), json(snapshot));
+    }
+
+    public RecordMetadata publish(SpendSnapshot snapshot) {
+        return send(Topics.SPEND, SpendSnapshot.recordKey(snapshot.subject(), snapshot.subjectId()), json(snapshot));
     }
 
     public RecordMetadata tombstone(String topic, String key) {

@@ -22,8 +22,8 @@ class PoolViewReadinessTests {
     @Test
     void aViewThatHasNotCaughtUpIsNotReady() {
         PoolViewHolder holder = new PoolViewHolder();
-        StateTopicsReader notStarted =
-                new StateTopicsReader(holder, Clock.systemUTC(), Map.of(), config(), null, new SimpleMeterRegistry());
+        StateTopicsReader notStarted = new StateTopicsReader(
+                holder, new LimitsView(), Clock.systemUTC(), Map.of(), config(), null, new SimpleMeterRegistry());
 
         HealthCheckResponse response = new PoolViewReadiness(notStarted, holder).call();
 

@@ -7,8 +7,11 @@ import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.event.RuntimeSettingsSnapshot;
+import io.routegateway.core.event.SpendSnapshot;
+import io.routegateway.core.event.TeamSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
+import io.routegateway.core.limits.Limits;
 import io.routegateway.core.model.BridgePolicy;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.Platform;
@@ -133,6 +136,52 @@ class StateFoldTests {
     }
 
     @Test
+    void teamsAndSpendAreReadInOrderHeldApartFromThePoolAndMoveOnlyForward() throws Exception {
+        StateFold.Batch batch = new StateFold.Batch();
+        assertThat(StateFold.read(batch, Topics.TEAMS, "t1", json(team("t1", 2, 5))))
+                .isNull();
+        assertThat(StateFold.read(batch, Topics.TEAMS, "t1", json(team("t1", 1, 9))))
+                .isNull();
+        assertThat(StateFold.read(batch, Topics.SPEND, "key:k1", json(spend("key", "k1", 3, 700))))
+                .isNull();
+        assertThat(StateFold.read(batch, Topics.TEAMS, "t2", null)).isNull();
+        assertThat(batch.others()).hasSize(4).allMatch(StateFold::isLimits);
+        assertThat(StateFold.topicOf(batch.others().get(0))).isEqualTo(Topics.TEAMS);
+        assertThat(StateFold.topicOf(batch.others().get(2))).isEqualTo(Topics.SPEND);
+        assertThat(StateFold.applied(PoolView.EMPTY, batch)).isSameAs(PoolView.EMPTY);
+
+        LimitsView limits = new LimitsView();
+        limits.apply(team("t2", 1, 1));
+        for (Object change : batch.others()) {
+            limits.apply(change);
+        }
+        assertThat(limits.team("t1").weight())
+                .as("version 2 stays, version 1 came after")
+                .isEqualTo(5);
+        assertThat(limits.team("t2")).as("its tombstone removed it").isNull();
+        assertThat(limits.weight("t2")).isEqualTo(TeamSnapshot.DEFAULT_WEIGHT);
+        assertThat(limits.spend("key", "k1").spendMicros()).isEqualTo(700);
+        assertThat(limits.apply(spend("key", "k1", 2, 1))).isFalse();
+        assertThat(limits.apply(new StateFold.Removed(Topics.SPEND, "key:k1"))).isTrue();
+        assertThat(limits.spend("key", "k1")).isNull();
+    }
+
+    @Test
+    void aSpendOfNoKnownSubjectOrATeamWithoutIdNamesNoEntry() throws Exception {
+        StateFold.Batch batch = new StateFold.Batch();
+        assertThat(StateFold.read(batch, Topics.SPEND, "x:k1", json(spend("group", "k1", 1, 1))))
+                .isEqualTo(StateFold.NO_ID);
+        assertThat(StateFold.read(batch, Topics.SPEND, "key:", json(spend("key", " ", 1, 1))))
+                .isEqualTo(StateFold.NO_ID);
+        assertThat(StateFold.read(batch, Topics.TEAMS, "t1", json(team(" ", 1, 1))))
+                .isEqualTo(StateFold.NO_ID);
+        assertThat(StateFold.read(batch, Topics.TEAMS, " ", null)).isEqualTo(StateFold.NO_ID);
+        assertThat(batch.others()).isEmpty();
+        assertThatThrownBy(() -> StateFold.read(batch, Topics.SPEND, "key:k1", "{\"version\":\"x\"}"))
+                .isInstanceOf(Exception.class);
+    }
+
+    @Test
     void anUnknownChangeIsRefused() {
         assertThatThrownBy(() -> StateFold.appliedOther(PoolView.EMPTY, "a string"))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -186,6 +235,14 @@ class StateFoldTests {
     private static AccessKeySnapshot key(String id, long version) {
         return new AccessKeySnapshot(
                 id, version, "key-" + id, "hash-" + id, "rk-abc", true, null, List.of(), List.of(), List.of(), NOW);
+    }
+
+    private static TeamSnapshot team(String id, long version, int weight) {
+        return new TeamSnapshot(id, version, "team-" + id, new Limits(10, null, null, null, null), weight, NOW);
+    }
+
+    private static SpendSnapshot spend(String subject, String id, long version, long micros) {
+        return new SpendSnapshot(subject, id, version, NOW, NOW.plusSeconds(3600), micros, 1, 2, 3, NOW, NOW);
     }
 
     private static RuntimeSettingsSnapshot settings(long version) {

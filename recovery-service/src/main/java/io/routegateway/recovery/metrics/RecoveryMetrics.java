@@ -1,5 +1,6 @@
 package io.routegateway.recovery.metrics;
 
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import jakarta.inject.Singleton;
@@ -20,14 +21,32 @@ import io.micrometer.core.instrument.MeterRegistry;
  *   <li>{@code recovery_model_tests_total{trigger,result}} — model tests by trigger and result
  *       ({@code success}, {@code failure}, {@code not_a_failure}).
  * </ul>
+ *
+ * <p>The counters exist from the start (at zero) for every role, trigger and result, so an alert on
+ * their increase sees the first one too.
  */
 @Singleton
 public class RecoveryMetrics {
 
     private final MeterRegistry registry;
 
+    /** The {@code trigger} tag values ({@code ModelTestService.Trigger}). */
+    static final List<String> TRIGGERS = List.of("healthcheck", "manual");
+
+    /** The {@code result} tag values. */
+    static final List<String> RESULTS = List.of("success", "failure", "not_a_failure");
+
     public RecoveryMetrics(MeterRegistry registry) {
         this.registry = registry;
+        registry.counter("recovery.ticks", "role", "leader");
+        registry.counter("recovery.ticks", "role", "standby");
+        registry.counter("recovery.reactivations");
+        registry.counter("recovery.credential.failures");
+        for (String trigger : TRIGGERS) {
+            for (String result : RESULTS) {
+                registry.counter("recovery.model.tests", "trigger", trigger, "result", result);
+            }
+        }
     }
 
     /** Registers {@code recovery_leader}, read from {@code isLeader} at each scrape. */

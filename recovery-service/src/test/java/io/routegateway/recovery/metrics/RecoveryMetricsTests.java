@@ -25,6 +25,26 @@ class RecoveryMetricsTests {
     }
 
     @Test
+    void everyCounterExistsAtZeroBeforeItsFirstEvent() {
+        assertThat(registry.get("recovery.reactivations").counter().count()).isZero();
+        assertThat(registry.get("recovery.credential.failures").counter().count())
+                .isZero();
+        assertThat(registry.find("recovery.ticks").counters())
+                .extracting(counter -> counter.getId().getTag("role"))
+                .containsExactlyInAnyOrder("leader", "standby");
+        assertThat(registry.find("recovery.model.tests").counters())
+                .extracting(counter -> counter.getId().getTag("trigger") + "/"
+                        + counter.getId().getTag("result"))
+                .containsExactlyInAnyOrder(
+                        "healthcheck/success",
+                        "healthcheck/failure",
+                        "healthcheck/not_a_failure",
+                        "manual/success",
+                        "manual/failure",
+                        "manual/not_a_failure");
+    }
+
+    @Test
     void countsTicksByRoleReactivationsFailuresAndModelTests() {
         metrics.tick(true);
         metrics.tick(true);

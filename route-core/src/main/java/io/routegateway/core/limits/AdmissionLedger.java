@@ -36,11 +36,14 @@ import io.routegateway.core.event.SpendSnapshot;
  *       reservation (its holder is gone; what the request used is unknown).
  * </ul>
  *
- * A lease is remembered for {@link #LEASE_MEMORY} after its last relevant instant (close or expiry)
- * so late duplicates are recognised; a record of an unknown lease older than that is ignored, as
- * counting it could count it twice. The holder should close a lease with {@code at} = its usage
- * record's {@code occurred_at}, so {@link #spendMicros} neither misses nor double counts a cost
- * against {@link SpendSnapshot#asOf()}.
+ * A lease is remembered for {@link #LEASE_MEMORY} after its last relevant instant (open, close or
+ * expiry) so late duplicates are recognised. Each contribution is counted only while it is recent
+ * enough for its lease to be remembered: a request or settled tokens within their 60 s, a cost when
+ * its close is less than {@link #LEASE_MEMORY} old on arrival (a close arriving later than that is
+ * left to the spend snapshot); so no duplicate can be counted twice, and once every record has
+ * arrived the counts do not depend on the order they came in. The holder should close a lease
+ * with {@code at} = its usage record's {@code occurred_at}, so {@link #spendMicros} neither misses
+ * nor double counts a cost against {@link SpendSnapshot#asOf()}.
  *
  * <p><b>Memory</b> is bounded by the traffic of the windows: opens and tokens older than 60 s,
  * costs older than {@link #COST_RETENTION}, leases past their memory and idle subjects are dropped,
@@ -51,8 +54,8 @@ import io.routegateway.core.event.SpendSnapshot;
  * binary search or an append on primitive arrays, well under a microsecond, so event-loop threads
  * barely wait. {@link #admit} decides and opens under the same lock, so two threads cannot both
  * take the last slot. {@code now} is expected to move forward (give or take the few microseconds
- * between threads): pruning and expiry done for a later {@code now} are not undone for an earlier
- * one.
+ * between threads): counts are exact for a {@code now} up to 5 s behind the latest seen, but an
+ * expiry done for a later {@code now} is not undone for an earlier one.
  */
 public final class AdmissionLedger implements LedgerView {
 
@@ -66,6 +69,12 @@ public final class AdmissionLedger implements LedgerView {
     static final long COST_RETENTION_MILLIS = COST_RETENTION.toMillis();
     static final long LEASE_MEMORY_MILLIS = LEASE_MEMORY.toMillis();
     static final long SWEEP_EVERY_MILLIS = 30_000L;
+    /**
+     * Entries are kept this long past their window, so a thread whose {@code now} is a little behind
+     * another's (which pruned) still counts exactly: the counts themselves are binary searches.
+     */
+    static final long PRUNE_GRACE_MILLIS = 5_000L;
+
     private static final long NONE = Long.MIN_VALUE;
 
     private final Object lock = new Object();
@@ -358,6 +367,7 @@ public final class AdmissionLedger implements LedgerView {
         Lease lease = leases.get(event.leaseId());
         boolean changed = false;
         if (lease == null) {
+            // Too old to count anything (see the class comment): not worth remembering.
             if (Math.max(at, expires) + LEASE_MEMORY_MILLIS <= now) {
                 return false;
             }
@@ -454,7 +464,9 @@ public final class AdmissionLedger implements LedgerView {
                 continue;
             }
             addTokens(lease, subject, tokens, now);
-            if (lease.request && cost != null && cost > 0 && at > now - COST_RETENTION_MILLIS) {
+            // Only a close recent enough that its lease is surely still remembered counts its cost:
+            // a later duplicate then finds the lease and cannot count it again.
+            if (lease.request && cost != null && cost > 0 && at > now - LEASE_MEMORY_MILLIS) {
                 subject.prune(now);
                 subject.costs.add(at, cost);
             }
@@ -599,10 +611,11 @@ public final class AdmissionLedger implements LedgerView {
         long lastOpenedAt = NONE;
         SpendSnapshot spend;
 
+        /** Drops what no {@code now} within {@link #PRUNE_GRACE_MILLIS} of this one still counts. */
         void prune(long now) {
-            opens.pruneThrough(now - WINDOW_MILLIS);
-            tokens.pruneThrough(now - WINDOW_MILLIS);
-            costs.pruneThrough(now - COST_RETENTION_MILLIS);
+            opens.pruneThrough(now - WINDOW_MILLIS - PRUNE_GRACE_MILLIS);
+            tokens.pruneThrough(now - WINDOW_MILLIS - PRUNE_GRACE_MILLIS);
+            costs.pruneThrough(now - COST_RETENTION_MILLIS - PRUNE_GRACE_MILLIS);
         }
 
         boolean isIdle(long now) {

@@ -69,12 +69,16 @@ public final class FairShare {
         if (teamInFlight < 1) {
             return true;
         }
-        return multiplySaturated(teamInFlight, totalWeight) < multiplySaturated(capacity, weight);
+        return compareProducts(teamInFlight, Math.max(1, totalWeight), Math.max(0, capacity), Math.max(1, weight)) < 0;
     }
 
-    private static long multiplySaturated(long a, long b) {
+    /** Compares a × b with c × d exactly (128-bit products) for non-negative operands. */
+    private static int compareProducts(long a, long b, long c, long d) {
         long high = Math.multiplyHigh(a, b);
-        long low = a * b;
-        return high == 0 && low >= 0 ? low : Long.MAX_VALUE;
+        long otherHigh = Math.multiplyHigh(c, d);
+        if (high != otherHigh) {
+            return Long.compare(high, otherHigh);
+        }
+        return Long.compareUnsigned(a * b, c * d);
     }
 }

@@ -136,6 +136,16 @@ public enum ReasonCode {
             "routing_error",
             "A credential weight of 0 left over from an old configuration",
             "Switch to automatic weight or a manual weight from 1 to 100"),
+    /**
+     * The credential is at its own {@code rpm_limit} or {@code max_parallel_requests} (its relay's
+     * limits, counted over every gateway replica): skipped, never recorded as a failure.
+     */
+    CREDENTIAL_FULL(
+            "credential_full",
+            502,
+            "routing_error",
+            "Credential is at its own requests-per-minute or parallel-requests limit",
+            "Wait for a slot to free, raise the credential's limits, or add credentials"),
     CREDENTIAL_NOT_ALLOWED(
             "credential_not_allowed",
             502,

@@ -55,7 +55,7 @@ public record RouteTrace(ReasonCode accessRefusal, List<GroupTrace> groups, Reas
 
     /**
      * @param step the selection step that decided: 1 load candidates, 2 platform rule, 3 model
-     *     filter, 5 partition (tried / weight 0 / paused / error / cooling / eligible), 6 the
+     *     filter, 5 partition (tried / weight 0 / paused / error / full / cooling / eligible), 6 the
      *     chooser (selected)
      * @param reason the code for a drop ({@code credential_*}, {@code
      *     route_pool.no_enabled_credentials} for the platform rule, {@code route_pool.model_unmatched},

@@ -48,6 +48,11 @@ import io.routegateway.core.state.ModelState;
  * would send the client to the wrong fix while another group is merely throttled. Inside one
  * group the same order holds (see {@code selectPass}).
  *
+ * <p>A credential at its own limits ({@link FullCredentials}: its {@code rpm_limit} or {@code
+ * max_parallel_requests}, counted by the caller) is skipped like a tried one with {@code
+ * credential_full}: never picked, never the probe, and only waiting ({@code no_available_credential}
+ * when nothing else is left).
+ *
  * <p>Pure apart from reading {@code affinity} (which it never writes: call {@link
  * #rememberSuccess} after a successful forward) and drawing from {@code rng}. Allocation on the
  * untraced path is a handful of small objects, independent of pool size.
@@ -96,6 +101,28 @@ public final class Router {
             RandomGenerator rng,
             Instant now,
             boolean trace) {
+        return route(
+                view, request, excludedCredentialIds, coolingProbe, FullCredentials.NONE, affinity, rng, now, trace);
+    }
+
+    /**
+     * Routes one attempt, skipping the credentials at their own limits.
+     *
+     * @param full which credentials are at their own {@code rpm_limit} or {@code
+     *     max_parallel_requests} now ({@code credential_full}: skipped like a tried one, never the
+     *     cooling probe, never a failure)
+     * @see #route(PoolView, RouteRequest, Set, boolean, AffinityTable, RandomGenerator, Instant, boolean)
+     */
+    public static RouteResult route(
+            PoolView view,
+            RouteRequest request,
+            Set<String> excludedCredentialIds,
+            boolean coolingProbe,
+            FullCredentials full,
+            AffinityTable affinity,
+            RandomGenerator rng,
+            Instant now,
+            boolean trace) {
         TraceBuilder tb = trace ? new TraceBuilder() : null;
         Set<String> tried = excludedCredentialIds == null ? Set.of() : excludedCredentialIds;
         String model = SelectionSteps.normalizeModel(request.requestedModel());
@@ -136,9 +163,19 @@ public final class Router {
             CandidateSet candidates = entry.candidates(entries, model);
             String affinityCredential = target != null && group.affinityEnabled() ? target.credentialId() : null;
             selectInGroup(
-                    candidates, entries, weights, tried, request, group.bridging(), affinityCredential, rng, now, pick);
+                    candidates,
+                    entries,
+                    weights,
+                    tried,
+                    full,
+                    request,
+                    group.bridging(),
+                    affinityCredential,
+                    rng,
+                    now,
+                    pick);
             if (tb != null) {
-                traceGroup(tb, entry, candidates, entries, weights, tried, request, now, pick, position);
+                traceGroup(tb, entry, candidates, entries, weights, tried, full, request, now, pick, position);
             }
             if (pick.position >= 0) {
                 if (tb != null) {
@@ -168,7 +205,7 @@ public final class Router {
             pick.recoveryAt = probeUntil;
             if (tb != null) {
                 tb.group(group.groupId(), group.name()).credentials.clear();
-                traceGroup(tb, entry, candidates, entries, weights, tried, request, now, pick, probeGroup);
+                traceGroup(tb, entry, candidates, entries, weights, tried, full, request, now, pick, probeGroup);
             }
             return selected(group, entries, candidates, probePosition, pick, request, tb);
         }
@@ -230,6 +267,7 @@ public final class Router {
             CredentialEntry[] entries,
             int[] weights,
             Set<String> excluded,
+            FullCredentials full,
             RouteRequest request,
             BridgePolicy policy,
             String affinityCredential,
@@ -241,7 +279,7 @@ public final class Router {
             pick.failure = candidates.failure;
             return;
         }
-        Tried tried = Tried.of(candidates, excluded);
+        Tried tried = Tried.of(candidates, excluded, full);
         if (affinityCredential != null) {
             // a remembered credential keeps its session, bridged or not (it was chosen by these rules)
             int position = candidates.position(affinityCredential);
@@ -288,7 +326,12 @@ public final class Router {
             CredentialEntry entry = entries[candidates.ordinals[i]];
             ModelState row = entry.row(candidates.modelKeys[i]);
             int verdict = SelectionSteps.classify(
-                    isTried(tried, i, entry), weights[entry.ordinal] <= 0, row, entry.accountCoolingUntil, now);
+                    isTried(tried, i, entry),
+                    weights[entry.ordinal] <= 0,
+                    isFull(tried, entry),
+                    row,
+                    entry.accountCoolingUntil,
+                    now);
             if (!request.serves(entry, bridges, policy)) {
                 others = true;
                 if (!bridges) {
@@ -428,35 +471,40 @@ public final class Router {
         return SelectionSteps.classify(
                 isTried(tried, i, entry),
                 weights[entry.ordinal] <= 0,
+                isFull(tried, entry),
                 entry.row(candidates.modelKeys[i]),
                 entry.accountCoolingUntil,
                 now);
     }
 
     /**
-     * The excluded credentials of one request resolved against one group's candidates. A small
-     * set (a retry's few tried credentials) becomes a handful of candidate positions, checked by a
-     * scan of a tiny array; a large one (a route check excluding many credentials) is
-     * checked with one hash lookup per candidate actually examined, so it is never resolved
-     * eagerly. Null stands for "nothing excluded".
+     * The request-level exclusions of one request resolved against one group's candidates: the
+     * credentials it tried, and those at their own limits ({@link FullCredentials}, asked per
+     * candidate actually examined). A small tried set (a retry's few tried credentials) becomes a
+     * handful of candidate positions, checked by a scan of a tiny array; a large one (a route check
+     * excluding many credentials) is checked with one hash lookup per candidate actually examined,
+     * so it is never resolved eagerly. Null stands for "nothing excluded".
      */
     private static final class Tried {
         static final int RESOLVE_LIMIT = 8;
+        private static final int[] NONE = new int[0];
 
         final int[] positions;
         final Set<String> ids;
+        final FullCredentials full;
 
-        private Tried(int[] positions, Set<String> ids) {
+        private Tried(int[] positions, Set<String> ids, FullCredentials full) {
             this.positions = positions;
             this.ids = ids;
+            this.full = full;
         }
 
-        static Tried of(CandidateSet candidates, Set<String> excluded) {
+        static Tried of(CandidateSet candidates, Set<String> excluded, FullCredentials full) {
             if (excluded.isEmpty()) {
-                return null;
+                return full == FullCredentials.NONE ? null : new Tried(NONE, null, full);
             }
             if (excluded.size() > RESOLVE_LIMIT) {
-                return new Tried(null, excluded);
+                return new Tried(null, excluded, full);
             }
             int[] positions = new int[excluded.size()];
             int n = 0;
@@ -466,8 +514,15 @@ public final class Router {
                     positions[n++] = position;
                 }
             }
-            return n == 0 ? null : new Tried(n == positions.length ? positions : Arrays.copyOf(positions, n), null);
+            if (n == 0) {
+                return full == FullCredentials.NONE ? null : new Tried(NONE, null, full);
+            }
+            return new Tried(n == positions.length ? positions : Arrays.copyOf(positions, n), null, full);
         }
+    }
+
+    private static boolean isFull(Tried tried, CredentialEntry entry) {
+        return tried != null && tried.full != FullCredentials.NONE && tried.full.isFull(entry.snapshot);
     }
 
     private static boolean isTried(Tried tried, int position, CredentialEntry entry) {
@@ -593,6 +648,7 @@ public final class Router {
             CredentialEntry[] entries,
             int[] weights,
             Set<String> excluded,
+            FullCredentials full,
             RouteRequest request,
             Instant now,
             Pick pick,
@@ -606,7 +662,7 @@ public final class Router {
             row.verdict = RouteTrace.Verdict.DROPPED;
             row.reason = pick.failure;
         }
-        Tried tried = Tried.of(candidates, excluded);
+        Tried tried = Tried.of(candidates, excluded, full);
         int next = 0;
         for (int member : group.members) {
             int at = -1;
@@ -696,7 +752,12 @@ public final class Router {
                     weight);
         }
         int verdict = SelectionSteps.classify(
-                isTried(tried, position, entry), weight <= 0, modelRow, entry.accountCoolingUntil, now);
+                isTried(tried, position, entry),
+                weight <= 0,
+                isFull(tried, entry),
+                modelRow,
+                entry.accountCoolingUntil,
+                now);
         String detail = SelectionSteps.dropDetail(verdict, modelRow);
         if (serving == ProtocolRule.Serving.BRIDGED) {
             String bridge = "bridge " + request.protocolRule().bridgeLabel(request.protocol(), credential)

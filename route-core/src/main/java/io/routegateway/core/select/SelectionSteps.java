@@ -53,6 +53,7 @@ public final class SelectionSteps {
     static final int HARD_EXCLUDED = 2;
     static final int NOT_ALLOWED = 3;
     static final int WEIGHT_ZERO = 4;
+    static final int FULL = 5;
 
     private SelectionSteps() {}
 
@@ -331,6 +332,16 @@ public final class SelectionSteps {
      * {@code now}) → eligible.
      */
     static int classify(boolean tried, boolean weightZero, ModelState row, Instant accountCoolingUntil, Instant now) {
+        return classify(tried, weightZero, false, row, accountCoolingUntil, now);
+    }
+
+    /**
+     * {@link #classify(boolean, boolean, ModelState, Instant, Instant)} with the credential's own
+     * limits: one that is full ({@link FullCredentials}) is skipped after the paused / error check and
+     * before the cooling one, so it is never the cooling probe either.
+     */
+    static int classify(
+            boolean tried, boolean weightZero, boolean full, ModelState row, Instant accountCoolingUntil, Instant now) {
         if (tried) {
             return NOT_ALLOWED;
         }
@@ -339,6 +350,9 @@ public final class SelectionSteps {
         }
         if (row != null && row.isHardExcluded()) {
             return HARD_EXCLUDED;
+        }
+        if (full) {
+            return FULL;
         }
         if ((accountCoolingUntil != null && accountCoolingUntil.isAfter(now))
                 || (row != null && row.isCoolingAt(now))) {
@@ -370,6 +384,8 @@ public final class SelectionSteps {
                 return ReasonCode.CREDENTIAL_NOT_ALLOWED;
             case WEIGHT_ZERO:
                 return ReasonCode.CREDENTIAL_WEIGHT_ZERO;
+            case FULL:
+                return ReasonCode.CREDENTIAL_FULL;
             case HARD_EXCLUDED:
                 return ReasonCode.MODEL_UNAVAILABLE;
             case COOLING:
@@ -385,6 +401,8 @@ public final class SelectionSteps {
                 return "already tried in this request";
             case WEIGHT_ZERO:
                 return "manual weight 0";
+            case FULL:
+                return "at its own rpm_limit or max_parallel_requests";
             case HARD_EXCLUDED:
                 return row.status() == ModelStatus.PAUSED ? "model paused" : "model error";
             default:

@@ -54,6 +54,25 @@ class EventSchemaTests {
     }
 
     @Test
+    void runtimeSettingsCarryTheModelPricesOptionallyAndReadThemForgivingly() throws Exception {
+        RuntimeSettingsSnapshot priced =
+                Json.MAPPER.treeToValue(sample("runtime-settings.v1"), RuntimeSettingsSnapshot.class);
+        assertThat(priced.prices().costMicros("gpt-5.1", null, 1000L, 100L)).isEqualTo(2250L);
+        RuntimeSettingsSnapshot older = Json.MAPPER.readValue(
+                "{\"type\":\"runtime-settings.v1\",\"version\":1,\"blacklist_threshold\":0,"
+                        + "\"affinity_ttl_seconds\":60,\"affinity_capacity\":10}",
+                RuntimeSettingsSnapshot.class);
+        assertThat(older.modelPrices()).isNull();
+        assertThat(older.prices().prices()).isEmpty();
+        RuntimeSettingsSnapshot broken = Json.MAPPER.readValue(
+                "{\"version\":1,\"model_prices\":{\"m\":{\"input_per_million\":-1,\"output_per_million\":1}}}",
+                RuntimeSettingsSnapshot.class);
+        assertThat(broken.prices().prices())
+                .as("an unreadable price list prices nothing")
+                .isEmpty();
+    }
+
+    @Test
     void anUnknownTypeIsAnErrorNeverSilentlyDropped() {
         String json = "{\"type\":\"credential-exploded.v1\",\"event_id\":\"0b7f3c1e-5a2d-4c1b-9e8f-1a2b3c4d5e6f\","
                 + "\"credential_id\":\"c\",\"occurred_at\":\"2026-09-02T10:00:00Z\"}";

@@ -247,6 +247,17 @@ class AdmissionLedgerTests {
         }
 
         @Test
+        void aCloseArrivingLaterThanTheMemoryClosesTheLeaseButLeavesItsCostToTheSnapshot() {
+            LeaseEvent open = opened(id(), "k1", null, at(0), 10);
+            ledger.apply(open, at(0));
+            ledger.apply(renewed(open, at(170)), at(170));
+            Instant late = at(1).plus(AdmissionLedger.LEASE_MEMORY);
+            ledger.apply(closed(open, at(1), 5L, 99L), late);
+            assertThat(ledger.inFlight(KEY, "k1", late)).isZero();
+            assertThat(ledger.closedCostAfter(KEY, "k1", at(-1), late)).isZero();
+        }
+
+        @Test
         void aLateDuplicateOfARememberedCloseIsNotCountedAgain() {
             LeaseEvent open = opened(id(), "k1", "t1", at(0), 10);
             LeaseEvent close = closed(open, at(1), 5L, 99L);

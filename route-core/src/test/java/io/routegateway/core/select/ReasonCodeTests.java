@@ -62,7 +62,7 @@ class ReasonCodeTests {
         for (ReasonCode code : ReasonCode.values()) {
             assertThat(seen.add(code.wire())).as(code.wire()).isTrue();
         }
-        assertThat(ReasonCode.values()).hasSize(SEED_B.size() + 4);
+        assertThat(ReasonCode.values()).hasSize(SEED_B.size() + 5);
     }
 
     @Test

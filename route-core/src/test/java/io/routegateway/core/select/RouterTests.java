@@ -66,6 +66,83 @@ class RouterTests {
         return (RouteResult.Refused) result;
     }
 
+    // ---- credentials at their own limits ----------------------------------------------------------
+
+    private static RouteResult routeWithFull(PoolView view, Set<String> full, boolean probe, boolean trace) {
+        return Router.route(
+                view,
+                new RouteRequest(KEY, Protocol.OPENAI_CHAT, "m", null),
+                Set.of(),
+                probe,
+                credential -> full.contains(credential.credentialId()),
+                null,
+                new SplittableRandom(7),
+                NOW,
+                trace);
+    }
+
+    @Test
+    void aFullCredentialIsSkippedWithCredentialFullAndTheNextOneServes() {
+        PoolView pool = view(
+                List.of(
+                        cred("a-full").serves("m").priority(0).build(),
+                        cred("b-free").serves("m").priority(1).build()),
+                group("g1").build());
+        for (int draw = 0; draw < 20; draw++) {
+            assertThat(selected(routeWithFull(pool, Set.of("a-full"), true, false))
+                            .credential()
+                            .credentialId())
+                    .isEqualTo("b-free");
+        }
+        RouteResult.Selected traced = selected(routeWithFull(pool, Set.of("a-full"), true, true));
+        RouteTrace.CredentialTrace skipped = traced.trace().groups().get(0).credentials().stream()
+                .filter(c -> c.credentialId().equals("a-full"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(skipped.step()).isEqualTo(5);
+        assertThat(skipped.verdict()).isEqualTo(RouteTrace.Verdict.DROPPED);
+        assertThat(skipped.reason()).isEqualTo(ReasonCode.CREDENTIAL_FULL);
+        assertThat(skipped.detail()).contains("rpm_limit");
+        // without the check the preferred credential serves again
+        assertThat(selected(route(pool, "m")).credential().credentialId()).isEqualTo("a-full");
+    }
+
+    @Test
+    void onlyFullCredentialsLeftIsNoAvailableCredentialAndNeverTheCoolingProbe() {
+        PoolView pool = view(
+                List.of(
+                        cred("full").serves("m").build(),
+                        cred("full-and-cooling")
+                                .serves("m")
+                                .accountCooling(in(5))
+                                .build()),
+                group("g1").build());
+        RouteResult.Refused refused = refused(routeWithFull(pool, Set.of("full", "full-and-cooling"), true, true));
+        assertThat(refused.code()).isEqualTo(ReasonCode.NO_AVAILABLE_CREDENTIAL);
+        assertThat(refused.trace().groups().get(0).credentials())
+                .allSatisfy(c -> assertThat(c.reason()).isEqualTo(ReasonCode.CREDENTIAL_FULL));
+        // a cooling credential that is not full is still the probe
+        RouteResult.Selected probe = selected(routeWithFull(pool, Set.of("full"), true, false));
+        assertThat(probe.credential().credentialId()).isEqualTo("full-and-cooling");
+        assertThat(probe.fromCoolingFallback()).isTrue();
+    }
+
+    @Test
+    void aPausedModelThatIsAlsoFullStillSaysPausedAndTheFreeOneServes() {
+        PoolView pool = view(
+                List.of(
+                        cred("paused").serves("m").paused("m").build(),
+                        cred("free").serves("m").build()),
+                group("g1").build());
+        RouteResult.Selected selected = selected(routeWithFull(pool, Set.of("paused"), true, true));
+        assertThat(selected.credential().credentialId()).isEqualTo("free");
+        RouteTrace.CredentialTrace paused = selected.trace().groups().get(0).credentials().stream()
+                .filter(c -> c.credentialId().equals("paused"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(paused.reason()).isEqualTo(ReasonCode.MODEL_UNAVAILABLE);
+    }
+
     // ---- the five steps through the router -----------------------------------------------------
 
     @Test

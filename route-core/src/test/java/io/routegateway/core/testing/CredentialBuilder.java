@@ -7,6 +7,7 @@ import java.util.List;
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.OutcomePosition;
+import io.routegateway.core.limits.CredentialLimits;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.Platform;
@@ -53,6 +54,7 @@ public final class CredentialBuilder {
     private OAuthStatus oauth;
     private Instant outcomeSentAt;
     private OutcomePosition outcomePosition;
+    private CredentialLimits limits = CredentialLimits.NONE;
 
     private CredentialBuilder(String id) {
         this.id = id;
@@ -246,6 +248,12 @@ public final class CredentialBuilder {
         return this;
     }
 
+    /** What the credential itself allows (its relay's limits). */
+    public CredentialBuilder limits(CredentialLimits value) {
+        limits = value;
+        return this;
+    }
+
     public CredentialBuilder oauth(OAuthStatus value) {
         this.oauth = value;
         return this;
@@ -291,7 +299,8 @@ public final class CredentialBuilder {
                 publishedAt == null ? Instant.now() : publishedAt,
                 oauth,
                 outcomeSentAt,
-                outcomePosition);
+                outcomePosition,
+                limits);
     }
 
     private Instant rowsAt() {

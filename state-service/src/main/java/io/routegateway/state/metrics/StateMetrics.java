@@ -1,6 +1,10 @@
 package io.routegateway.state.metrics;
 
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -34,8 +38,17 @@ import io.routegateway.state.outcome.ApplyResult;
  * </ul>
  *
  * <p>Usage records ({@code usage/}): {@code state.usage.records} (offered to {@code request_logs}),
- * {@code state.usage.dead_lettered{reason}}; both consumers: {@code state.records.sanitised{topic}}
- * (stored after unstorable text in them was replaced).
+ * {@code state.usage.dead_lettered{reason}}, {@code state.usage.delivery} (from the gateway's send of
+ * a usage message to this consumer taking it up, p50, p99: the usage consumer's lag); both consumers:
+ * {@code state.records.sanitised{topic}} (stored after unstorable text in them was replaced).
+ *
+ * <p>Official accounts ({@code oauth/}): {@code state.oauth.refreshes{result}} (token-endpoint
+ * refreshes: {@code refreshed}, {@code failed} — transient, retried with back-off — or {@code revoked}
+ * by a permanent answer) and {@code state.oauth.expired} (authorizations whose access token ran out
+ * before a refresh succeeded).
+ *
+ * <p>The dead-letter counters exist for each documented reason from the start (at zero), so an
+ * alert on their increase sees the first dead letter too.
  *
  * <p>The outbox relay ({@code publish/}): {@code state.outbox.publication.lag} (commit that queued a
  * row to the broker's acknowledgement, p50, p99), {@code state.outbox.published}, {@code
@@ -62,6 +75,28 @@ public class StateMetrics {
     public static final String OUTBOX_SEND_FAILURES = "state.outbox.send.failures";
     public static final String OUTBOX_DEAD_LETTERED = "state.outbox.dead_lettered";
     public static final String OUTBOX_FAILED_ROWS = "state.outbox.failed";
+    public static final String USAGE_DELIVERY = "state.usage.delivery";
+    public static final String OAUTH_REFRESHES = "state.oauth.refreshes";
+    public static final String OAUTH_EXPIRED = "state.oauth.expired";
+
+    /** The reasons an outcome message is dead-lettered for (the tag of {@link #EVENTS_DEAD_LETTERED}). */
+    static final List<String> EVENT_DEAD_LETTER_REASONS =
+            List.of("unparsable", "unstorable", "unknown_credential", "rejected", "retries_exhausted");
+
+    /** The reasons a usage record is dead-lettered for (the tag of {@link #USAGE_DEAD_LETTERED}). */
+    static final List<String> USAGE_DEAD_LETTER_REASONS =
+            List.of("unparsable", "unstorable", "database_rejected", "retries_exhausted");
+
+    /** How a refresh of an official account's access token ended (the tag of {@link #OAUTH_REFRESHES}). */
+    public enum RefreshResult {
+        REFRESHED,
+        FAILED,
+        REVOKED;
+
+        String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
 
     private final MeterRegistry registry;
     private final Counter changed;
@@ -76,6 +111,9 @@ public class StateMetrics {
     private final Counter outboxPublished;
     private final Counter outboxSendFailures;
     private final Counter outboxDeadLettered;
+    private final Timer usageDelivery;
+    private final Map<RefreshResult, Counter> oauthRefreshes = new EnumMap<>(RefreshResult.class);
+    private final Counter oauthExpired;
     private final ConcurrentHashMap<String, Counter> eventsDeadLettered = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> usageDeadLettered = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> sanitised = new ConcurrentHashMap<>();
@@ -115,6 +153,23 @@ public class StateMetrics {
         this.outboxDeadLettered = Counter.builder(OUTBOX_DEAD_LETTERED)
                 .description("Outbox messages that can never be published, marked failed")
                 .register(registry);
+        this.usageDelivery = Timer.builder(USAGE_DELIVERY)
+                .description("From a gateway sending a usage message to state-service taking it up")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        for (RefreshResult result : RefreshResult.values()) {
+            oauthRefreshes.put(
+                    result,
+                    Counter.builder(OAUTH_REFRESHES)
+                            .description("Refreshes of official accounts' access tokens, by how they ended")
+                            .tag("result", result.wire())
+                            .register(registry));
+        }
+        this.oauthExpired = Counter.builder(OAUTH_EXPIRED)
+                .description("Official accounts whose access token expired before a refresh succeeded")
+                .register(registry);
+        EVENT_DEAD_LETTER_REASONS.forEach(reason -> eventsDeadLettered.computeIfAbsent(reason, this::eventDeadLetters));
+        USAGE_DEAD_LETTER_REASONS.forEach(reason -> usageDeadLettered.computeIfAbsent(reason, this::usageDeadLetters));
     }
 
     private Counter applied(String result) {
@@ -164,14 +219,14 @@ public class StateMetrics {
      *     or {@code retries_exhausted}
      */
     public void eventDeadLettered(String reason) {
-        eventsDeadLettered
-                .computeIfAbsent(
-                        reason,
-                        tag -> Counter.builder(EVENTS_DEAD_LETTERED)
-                                .description("Outcome messages sent to the dead-letter topic")
-                                .tag("reason", tag)
-                                .register(registry))
-                .increment();
+        eventsDeadLettered.computeIfAbsent(reason, this::eventDeadLetters).increment();
+    }
+
+    private Counter eventDeadLetters(String reason) {
+        return Counter.builder(EVENTS_DEAD_LETTERED)
+                .description("Outcome messages sent to the dead-letter topic")
+                .tag("reason", reason)
+                .register(registry);
     }
 
     // --- usage records and both consumers
@@ -185,14 +240,37 @@ public class StateMetrics {
      *     retries_exhausted}
      */
     public void usageDeadLettered(String reason) {
-        usageDeadLettered
-                .computeIfAbsent(
-                        reason,
-                        tag -> Counter.builder(USAGE_DEAD_LETTERED)
-                                .description("Usage records sent to the dead-letter topic")
-                                .tag("reason", tag)
-                                .register(registry))
-                .increment();
+        usageDeadLettered.computeIfAbsent(reason, this::usageDeadLetters).increment();
+    }
+
+    private Counter usageDeadLetters(String reason) {
+        return Counter.builder(USAGE_DEAD_LETTERED)
+                .description("Usage records sent to the dead-letter topic")
+                .tag("reason", reason)
+                .register(registry);
+    }
+
+    /**
+     * A usage message stamped at {@code stampedMillis} (its Kafka create time, the gateway's clock)
+     * was taken up at {@code nowMillis}; as {@link #delivered}, an unstamped message is not timed.
+     */
+    public void usageDelivered(long stampedMillis, long nowMillis) {
+        long age = RecordAge.millis(stampedMillis, nowMillis);
+        if (age != RecordAge.UNSTAMPED) {
+            usageDelivery.record(age, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    // --- official accounts
+
+    /** One refresh of an official account's access token ended. */
+    public void oauthRefreshed(RefreshResult result) {
+        oauthRefreshes.get(result).increment();
+    }
+
+    /** An authorized account's access token ran out before a refresh succeeded. */
+    public void oauthExpired() {
+        oauthExpired.increment();
     }
 
     /** @param topic the consumer's channel: {@code outcomes} or {@code usage} */

@@ -20,6 +20,8 @@ import io.routegateway.core.oauth.AuthState;
 import io.routegateway.core.oauth.OAuthMaterial;
 import io.routegateway.core.oauth.RefreshPlan;
 import io.routegateway.core.state.AccountStatus;
+import io.routegateway.state.metrics.StateMetrics;
+import io.routegateway.state.metrics.StateMetrics.RefreshResult;
 import io.routegateway.state.outcome.ApplyResult;
 import io.routegateway.state.outcome.CredentialEventService;
 import io.routegateway.state.publish.OutboxRelay;
@@ -74,6 +76,7 @@ public class OAuthRefresher {
     private final OutboxRelay relay;
     private final Vertx vertx;
     private final Clock clock;
+    private final StateMetrics metrics;
     /** This process's lease owner id: unique per process, readable in the table. */
     private final String owner;
 
@@ -86,7 +89,8 @@ public class OAuthRefresher {
             StateOutbox stateOutbox,
             OutboxRelay relay,
             Vertx vertx,
-            Clock clock) {
+            Clock clock,
+            StateMetrics metrics) {
         this.config = config;
         this.tokens = tokens;
         this.store = store;
@@ -96,6 +100,7 @@ public class OAuthRefresher {
         this.relay = relay;
         this.vertx = vertx;
         this.clock = clock;
+        this.metrics = metrics;
         String host = System.getenv("HOSTNAME");
         this.owner = (host == null || host.isBlank() ? "state-service" : host.strip()) + "/" + UUID.randomUUID();
     }
@@ -265,6 +270,7 @@ public class OAuthRefresher {
                             if (result instanceof RefreshPlan.Refreshed refreshed) {
                                 LOG.infof("Refreshed the access token of %s", credentialId);
                                 return store.store(locked, refreshed.material(), now)
+                                        .invoke(() -> metrics.oauthRefreshed(RefreshResult.REFRESHED))
                                         .replaceWith(true);
                             }
                             return recordFailure(locked, oauth, result, now);
@@ -287,6 +293,7 @@ public class OAuthRefresher {
             event = new CredentialEvent.PermanentFailureRecorded(
                     UUID.randomUUID(), locked.id, now, null, permanent.kind(), permanent.status(), message, null);
             oauth.nextAttemptAt = null;
+            metrics.oauthRefreshed(RefreshResult.REVOKED);
             LOG.warnf("Refresh of %s answered with a permanent marker: the account is revoked", locked.id);
         } else {
             RefreshPlan.Transient failure = (RefreshPlan.Transient) result;
@@ -295,6 +302,7 @@ public class OAuthRefresher {
                     UUID.randomUUID(), locked.id, now, null, failure.kind(), failure.status(), message, null);
             oauth.nextAttemptAt =
                     RefreshPlan.nextAttempt(now, oauth.refreshFailures + 1, config.backoff(), config.maxBackoff());
+            metrics.oauthRefreshed(RefreshResult.FAILED);
             LOG.infof("Refresh of %s failed (%s); next attempt at %s", locked.id, message, oauth.nextAttemptAt);
         }
         oauth.refreshFailures++;
@@ -343,6 +351,7 @@ public class OAuthRefresher {
                         return Uni.createFrom().item(false);
                     }
                     locked.oauthState = AuthState.EXPIRED.wire();
+                    metrics.oauthExpired();
                     LOG.infof(
                             "Access token of %s expired at %s without a successful refresh",
                             locked.id, locked.oauthAccessExpiresAt);

@@ -232,8 +232,8 @@ public class StateOutbox {
 
     /**
      * The runtime settings changed (or are republished at start-up): takes the next value of {@code
-     * runtime_settings_version_seq} and queues the snapshot of what the gateways apply (model prices
-     * stay here). The caller holds the {@code runtime_settings} row locks ({@code FOR UPDATE} to
+     * runtime_settings_version_seq} and queues the snapshot of what the gateways apply (the model
+     * prices too: the gateways price closed requests against budgets with them). The caller holds the {@code runtime_settings} row locks ({@code FOR UPDATE} to
      * write, {@code FOR SHARE} to republish), so versions and outbox ids grow together.
      *
      * @return the snapshot's version
@@ -249,7 +249,8 @@ public class StateOutbox {
                             settings.blacklistThreshold(),
                             settings.affinityTtlSeconds(),
                             settings.affinityCapacity(),
-                            clock.instant());
+                            clock.instant(),
+                            settings.modelPrices().toJson());
                     return queue(Topics.SETTINGS, RuntimeSettingsSnapshot.KEY, json(snapshot))
                             .replaceWith(version);
                 });

@@ -1,5 +1,6 @@
 package io.routegateway.state.usage;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -85,15 +86,22 @@ public class UsageConsumer {
     private final UsageDeadLetters deadLetters;
     private final SpendLedger spend;
     private final OutboxRelay relay;
+    private final Clock clock;
     private volatile boolean stopping;
 
     public UsageConsumer(
-            Pool pool, StateMetrics metrics, UsageDeadLetters deadLetters, SpendLedger spend, OutboxRelay relay) {
+            Pool pool,
+            StateMetrics metrics,
+            UsageDeadLetters deadLetters,
+            SpendLedger spend,
+            OutboxRelay relay,
+            Clock clock) {
         this.pool = pool;
         this.metrics = metrics;
         this.deadLetters = deadLetters;
         this.spend = spend;
         this.relay = relay;
+        this.clock = clock;
     }
 
     /** Fired before any bean is destroyed, so before the database pool closes. */
@@ -105,7 +113,9 @@ public class UsageConsumer {
     public Uni<Void> consume(ConsumerRecords<String, String> batch) {
         List<Usage> records = new ArrayList<>(batch.count());
         Uni<Void> refusals = Uni.createFrom().voidItem();
+        long now = clock.millis();
         for (ConsumerRecord<String, String> source : batch) {
+            metrics.usageDelivered(source.timestamp(), now);
             // a gateway's message is a batch of records; each is read, screened and stored on its own
             for (UsageBatch.Entry entry : UsageBatch.decode(source.value())) {
                 UsageDeadLetters.Origin origin = new UsageDeadLetters.Origin(source, entry.index(), entry.payload());

@@ -43,10 +43,67 @@ class StateMetricsTests {
                         "state.outbox.published",
                         "state.outbox.send.failures",
                         "state.outbox.dead_lettered",
-                        "state.outbox.failed");
+                        "state.outbox.failed",
+                        "state.usage.delivery",
+                        "state.oauth.refreshes",
+                        "state.oauth.expired");
         assertThat(registry.find("state.events.applied").counters())
                 .extracting(counter -> counter.getId().getTag("result"))
                 .containsExactlyInAnyOrder("changed", "unchanged", "noop");
+    }
+
+    @Test
+    void theDeadLetterAndRefreshCountersExistForEveryReasonBeforeTheFirstOne() {
+        // an alert on increase() sees the first dead letter only if the series existed before it
+        assertThat(registry.find("state.events.dead_lettered").counters())
+                .extracting(counter -> counter.getId().getTag("reason"))
+                .containsExactlyInAnyOrder(
+                        "unparsable", "unstorable", "unknown_credential", "rejected", "retries_exhausted");
+        assertThat(registry.find("state.usage.dead_lettered").counters())
+                .extracting(counter -> counter.getId().getTag("reason"))
+                .containsExactlyInAnyOrder("unparsable", "unstorable", "database_rejected", "retries_exhausted");
+        assertThat(registry.find("state.oauth.refreshes").counters())
+                .extracting(counter -> counter.getId().getTag("result"))
+                .containsExactlyInAnyOrder("refreshed", "failed", "revoked");
+        assertThat(registry.find("state.events.dead_lettered").counters())
+                .allSatisfy(counter -> assertThat(counter.count()).isZero());
+    }
+
+    @Test
+    void refreshesAreCountedByResultAndExpiriesApart() {
+        metrics.oauthRefreshed(StateMetrics.RefreshResult.REFRESHED);
+        metrics.oauthRefreshed(StateMetrics.RefreshResult.FAILED);
+        metrics.oauthRefreshed(StateMetrics.RefreshResult.FAILED);
+        metrics.oauthExpired();
+
+        assertThat(registry.get("state.oauth.refreshes")
+                        .tag("result", "refreshed")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("state.oauth.refreshes")
+                        .tag("result", "failed")
+                        .counter()
+                        .count())
+                .isEqualTo(2.0);
+        assertThat(registry.get("state.oauth.refreshes")
+                        .tag("result", "revoked")
+                        .counter()
+                        .count())
+                .isZero();
+        assertThat(registry.get("state.oauth.expired").counter().count()).isEqualTo(1.0);
+    }
+
+    @Test
+    void usageDeliveryIsTimedFromTheMessagesStampAndUnstampedOnesAreNot() {
+        metrics.usageDelivered(1_000, 3_500);
+        metrics.usageDelivered(-1, 3_500);
+        // a stamp ahead of this clock counts as zero
+        metrics.usageDelivered(4_000, 3_500);
+
+        assertThat(registry.get("state.usage.delivery").timer().count()).isEqualTo(2);
+        assertThat(registry.get("state.usage.delivery").timer().max(TimeUnit.MILLISECONDS))
+                .isEqualTo(2_500.0);
     }
 
     @Test
