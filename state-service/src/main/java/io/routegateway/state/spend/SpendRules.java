@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.routegateway.core.event.SpendSnapshot;
+import io.routegateway.core.limits.AdmissionCode;
 import io.routegateway.core.limits.BudgetDuration;
+import io.routegateway.core.limits.BudgetWindow;
 import io.routegateway.core.limits.Limits;
 
 /**
@@ -30,7 +32,7 @@ public final class SpendRules {
     /** The window of a budget without a duration. */
     public static final String LIFETIME = "lifetime";
     /** The refusal of a request whose key's or team's budget is spent (the gateway's code). */
-    public static final String BUDGET_EXCEEDED = "budget_exceeded";
+    public static final String BUDGET_EXCEEDED = AdmissionCode.BUDGET_EXCEEDED.wire();
 
     private SpendRules() {}
 
@@ -86,16 +88,18 @@ public final class SpendRules {
             long cacheWriteTokens,
             Instant asOf) {}
 
-    /** The window of a subject with {@code limits} that holds {@code at}. */
+    /**
+     * The window of a subject with {@code limits} that holds {@code at}: for a budget, the one the
+     * gateways' admission checks ({@link BudgetWindow#of}); without one, the calendar month.
+     */
     public static Window window(Limits limits, Instant at, ZoneId zone) {
+        if (limits.maxBudget() == null) {
+            BudgetWindow month = BudgetWindow.of(BudgetDuration.MONTH, at, zone);
+            return new Window(BudgetDuration.MONTH.wire(), month.start(), month.end());
+        }
         BudgetDuration duration = limits.budgetDuration();
-        if (duration == null && limits.maxBudget() != null) {
-            return new Window(LIFETIME, Instant.EPOCH, null);
-        }
-        if (duration == null) {
-            duration = BudgetDuration.MONTH;
-        }
-        return new Window(duration.wire(), duration.windowStart(at, zone), duration.windowEnd(at, zone));
+        BudgetWindow window = BudgetWindow.of(duration, at, zone);
+        return new Window(duration == null ? LIFETIME : duration.wire(), window.start(), window.end());
     }
 
     /**
@@ -203,7 +207,7 @@ public final class SpendRules {
 
     /**
      * Whether the budget refuses a request now: the settled spend has reached it ({@code max_budget}
-     * 0 refuses everything). No budget never refuses.
+     * 0 refuses everything), the rule of the gateways' {@code Admission}. No budget never refuses.
      */
     public static boolean exceeded(long spendMicros, Limits limits) {
         Long budget = limits.maxBudgetMicros();
