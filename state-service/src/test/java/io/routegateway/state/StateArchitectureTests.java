@@ -24,11 +24,21 @@ class StateArchitectureTests {
 
     /** Folders that own one admin feature each. */
     static final List<String> FEATURES =
-            List.of("credential", "group", "accesskey", "settings", "usage", "routecheck", "poolhealth");
+            List.of("credential", "group", "accesskey", "team", "settings", "usage", "routecheck", "poolhealth");
 
     /** Folders every feature may use. */
     static final List<String> SHARED = List.of(
-            "outcome", "pool", "recovery", "web", "publish", "repository", "config", "health", "oauth", "metrics");
+            "outcome",
+            "pool",
+            "recovery",
+            "web",
+            "publish",
+            "repository",
+            "config",
+            "health",
+            "oauth",
+            "metrics",
+            "spend");
 
     private static final String[] IO = {
         "io.quarkus..",

@@ -8,7 +8,7 @@ import io.routegateway.core.text.StorableText;
  * {@code route.outcomes} is either made storable or refused before it reaches the database, so one
  * record can never fail a whole batch or stop a channel.
  *
- * <p>Per field: <b>identifiers</b> (credential, access key and group ids, reason codes, failure
+ * <p>Per field: <b>identifiers</b> (credential, access key, team and group ids, reason codes, failure
  * kinds, an outcome's model key, the scheduled time) are refused when they hold an unstorable
  * character ({@link StorableText}) or are longer than {@link #MAX_IDENTIFIER_CHARS}: repairing one
  * would name another credential or model, and every genuine one is far shorter. <b>Free text</b>
@@ -40,6 +40,7 @@ public final class InboundScreen {
     public static Screened<RequestCompleted> usage(RequestCompleted record) {
         String refused = firstRefusal(
                 "access_key_id", record.accessKeyId(),
+                "team_id", record.teamId(),
                 "group_id", record.groupId(),
                 "credential_id", record.credentialId(),
                 "reason_code", record.reasonCode());

@@ -161,7 +161,8 @@ public record Limits(
         if (value == null || value.isNull()) {
             return null;
         }
-        if (!value.isNumber()) {
+        // 1e400 parses as an infinite double, which has no decimal value: refused like any non-number.
+        if (!value.isNumber() || ((value.isDouble() || value.isFloat()) && !Double.isFinite(value.doubleValue()))) {
             throw new ValidationException(CODE, "max_budget must be a number of USD or null");
         }
         BigDecimal amount = value.decimalValue();

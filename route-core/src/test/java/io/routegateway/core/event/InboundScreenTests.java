@@ -44,6 +44,13 @@ class InboundScreenTests {
         assertRefused(InboundScreen.usage(usage("ak", "g", NUL, "m", "m", null)), "credential_id", "U+0000");
         assertRefused(InboundScreen.usage(usage("ak", "g", "c", "m", "m", "code" + NUL)), "reason_code", "U+0000");
         assertRefused(
+                InboundScreen.usage(usage("ak", "g", "c", "m", "m", null).withTeam("team" + NUL)), "team_id", "U+0000");
+        assertRefused(
+                InboundScreen.usage(usage("ak", "g", "c", "m", "m", null)
+                        .withTeam("t".repeat(InboundScreen.MAX_IDENTIFIER_CHARS + 1))),
+                "team_id",
+                "longer than");
+        assertRefused(
                 InboundScreen.usage(
                         usage("a".repeat(InboundScreen.MAX_IDENTIFIER_CHARS + 1), "g", "c", "m", "m", null)),
                 "access_key_id",

@@ -10,8 +10,10 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.routegateway.core.access.AccessKeys;
+import io.routegateway.core.event.SpendSnapshot;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.state.pool.AdminWrites;
 import io.routegateway.state.pool.PoolReader;
@@ -22,11 +24,18 @@ import io.routegateway.state.repository.AccessKeyGroupEntity;
 import io.routegateway.state.repository.AccessKeyGroupRepository;
 import io.routegateway.state.repository.AccessKeyRepository;
 import io.routegateway.state.repository.StateRows;
+import io.routegateway.state.spend.SpendReader;
+import io.routegateway.state.spend.SpendRules;
+import io.routegateway.state.spend.SpendView;
 import io.routegateway.state.web.AdminException;
 import io.routegateway.state.web.JsonBody;
 import io.smallrye.mutiny.Uni;
 
-/** AccessKeys: every write stores the row and its {@code AccessKeySnapshot} outbox row in one transaction. */
+/**
+ * AccessKeys: every write stores the row and its {@code AccessKeySnapshot} outbox row in one
+ * transaction; a key with a budget also gets the {@code spend.v1} of its current window queued when
+ * its limits change. A key joining a team holds the team's row {@code FOR SHARE} until it commits.
+ */
 @ApplicationScoped
 public class AccessKeyAdminService {
 
@@ -44,6 +53,7 @@ public class AccessKeyAdminService {
     private final PoolReader pool;
     private final StateOutbox outbox;
     private final AdminWrites writes;
+    private final SpendReader spend;
     private final Clock clock;
 
     AccessKeyAdminService(
@@ -53,6 +63,7 @@ public class AccessKeyAdminService {
             PoolReader pool,
             StateOutbox outbox,
             AdminWrites writes,
+            SpendReader spend,
             Clock clock) {
         this.keys = keys;
         this.keyGroups = keyGroups;
@@ -60,6 +71,7 @@ public class AccessKeyAdminService {
         this.pool = pool;
         this.outbox = outbox;
         this.writes = writes;
+        this.spend = spend;
         this.clock = clock;
     }
 
@@ -89,6 +101,8 @@ public class AccessKeyAdminService {
         row.expiresAt = checked.expiresAt();
         row.allowedProtocols = protocolsText(checked.allowedProtocols());
         row.allowedModels = StateRows.toTextArray(checked.allowedModels());
+        row.teamId = checked.teamId();
+        StateRows.writeKeyLimits(row, checked.limits());
         row.createdAt = now;
         row.updatedAt = now;
         List<String> groupIds = checked.groupIds();
@@ -102,10 +116,12 @@ public class AccessKeyAdminService {
                     }
                     return references.requireGroups(groupIds);
                 })
+                .flatMap(ok -> row.teamId == null ? Uni.createFrom().voidItem() : references.requireTeam(row.teamId))
                 .flatMap(ok -> keys.persist(row))
                 .flatMap(saved -> replaceScope(row.id, groupIds))
                 .flatMap(ok -> outbox.accessKeyChanged(row))
-                .map(version -> new CreatedAccessKey(plaintext, CreatedAccessKey.NOTICE, view(row, groupIds, now))));
+                .flatMap(version -> outbox.spendRepublished(SpendSnapshot.KEY, row.id, checked.limits()))
+                .map(ok -> new CreatedAccessKey(plaintext, CreatedAccessKey.NOTICE, view(row, groupIds, now))));
     }
 
     public Uni<AccessKeyView> update(String id, JsonBody<AccessKeyInput> body) {
@@ -114,31 +130,61 @@ public class AccessKeyAdminService {
                 throw AdminException.notFound("access key", id);
             }
             AccessKeyRules.Changes changes = AccessKeyRules.update(body);
-            if (changes.name() != null) {
-                row.name = changes.name();
-            }
-            if (changes.enabled() != null) {
-                row.enabled = changes.enabled();
-            }
-            if (changes.expirySent()) {
-                row.expiresAt = changes.expiresAt();
-            }
-            if (changes.allowedProtocols() != null) {
-                row.allowedProtocols = protocolsText(changes.allowedProtocols());
-            }
-            if (changes.allowedModels() != null) {
-                row.allowedModels = StateRows.toTextArray(changes.allowedModels());
-            }
-            Uni<Void> scope = Uni.createFrom().voidItem();
+            // references are checked before the row changes: the team's check is a native query,
+            // before which Hibernate flushes what is dirty
+            Uni<Void> references = changes.teamSent() && changes.teamId() != null
+                    ? this.references.requireTeam(changes.teamId())
+                    : Uni.createFrom().voidItem();
             if (changes.groupIds() != null) {
-                List<String> groupIds = changes.groupIds();
-                scope = references.requireGroups(groupIds).flatMap(ok -> replaceScope(id, groupIds));
+                references = references.flatMap(ok -> this.references.requireGroups(changes.groupIds()));
             }
-            return scope.flatMap(ok -> outbox.accessKeyChanged(row)).flatMap(version -> view(row));
+            return references
+                    .invoke(ok -> apply(row, changes))
+                    .flatMap(ok -> changes.groupIds() == null
+                            ? Uni.createFrom().voidItem()
+                            : replaceScope(id, changes.groupIds()))
+                    .flatMap(ok -> outbox.accessKeyChanged(row))
+                    .flatMap(version -> changes.limits() == null
+                            ? Uni.createFrom().voidItem()
+                            : outbox.spendRepublished(SpendSnapshot.KEY, row.id, changes.limits()))
+                    .flatMap(ok -> view(row));
         }));
     }
 
-    /** Deletes the key and publishes a tombstone: gateways forget it, requests with it get {@code invalid_access_key}. */
+    private static void apply(AccessKeyEntity row, AccessKeyRules.Changes changes) {
+        if (changes.name() != null) {
+            row.name = changes.name();
+        }
+        if (changes.enabled() != null) {
+            row.enabled = changes.enabled();
+        }
+        if (changes.expirySent()) {
+            row.expiresAt = changes.expiresAt();
+        }
+        if (changes.allowedProtocols() != null) {
+            row.allowedProtocols = protocolsText(changes.allowedProtocols());
+        }
+        if (changes.allowedModels() != null) {
+            row.allowedModels = StateRows.toTextArray(changes.allowedModels());
+        }
+        if (changes.limits() != null) {
+            StateRows.writeKeyLimits(row, changes.limits());
+        }
+        if (changes.teamSent()) {
+            row.teamId = changes.teamId();
+        }
+    }
+
+    /** The key's spend in its current window. */
+    public Uni<SpendView> spend(String id) {
+        return Panache.withSession(() -> existing(id).map(StateRows::keyLimits))
+                .flatMap(limits -> spend.current(new SpendRules.Subject(SpendSnapshot.KEY, id), limits));
+    }
+
+    /**
+     * Deletes the key and publishes a tombstone (and its spend's): gateways forget it, requests with it
+     * get {@code invalid_access_key}.
+     */
     public Uni<Void> delete(String id) {
         return writes.inTransaction(() -> keys.findForUpdate(id).flatMap(row -> {
             if (row == null) {

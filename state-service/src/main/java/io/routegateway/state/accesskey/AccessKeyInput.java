@@ -3,6 +3,8 @@ package io.routegateway.state.accesskey;
 import java.time.Instant;
 import java.util.List;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.limits.Limits;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -15,6 +17,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param allowedProtocols empty = every protocol
  * @param allowedModels exact names or prefixes ending in {@code *}; empty = every model
  * @param groupIds the authorization scope, in failover order
+ * @param teamId the team the key belongs to; null = none (on update: null takes it out of its team)
+ * @param limits the key's own limits ({@code rpm_limit}, {@code tpm_limit}, {@code
+ *     max_parallel_requests}, {@code max_budget}, {@code budget_duration}, null = no limit); its
+ *     team's apply as well. Null or absent = none (on update: null removes them, an object replaces
+ *     them all)
  */
 @Schema(name = "AccessKeyInput")
 public record AccessKeyInput(
@@ -27,4 +34,6 @@ public record AccessKeyInput(
         List<String> allowedProtocols,
 
         List<String> allowedModels,
-        List<String> groupIds) {}
+        List<String> groupIds,
+        String teamId,
+        @Schema(implementation = Limits.class) JsonNode limits) {}

@@ -13,6 +13,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.state.spend.SpendView;
 import io.routegateway.state.web.AdminApi;
 import io.routegateway.state.web.JsonBody;
 import io.smallrye.mutiny.Uni;
@@ -58,7 +59,7 @@ public class AccessKeyResource {
 
     @PATCH
     @Path("/{id}")
-    @Operation(summary = "Update an AccessKey: enabled, expiry, protocol and model filters, group scope")
+    @Operation(summary = "Update an AccessKey: enabled, expiry, protocol and model filters, group scope, team, limits")
     public Uni<AccessKeyView> update(
             @PathParam("id") String id,
             @RequestBody(content = @Content(schema = @Schema(implementation = AccessKeyInput.class))) JsonNode body) {
@@ -70,5 +71,12 @@ public class AccessKeyResource {
     @Operation(summary = "Delete an AccessKey (a tombstone tells every gateway)")
     public Uni<RestResponse<Void>> delete(@PathParam("id") String id) {
         return service.delete(id).map(ok -> RestResponse.noContent());
+    }
+
+    @GET
+    @Path("/{id}/spend")
+    @Operation(summary = "The AccessKey's spend in its current budget window, by model")
+    public Uni<SpendView> spend(@PathParam("id") String id) {
+        return service.spend(id);
     }
 }

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.limits.Limits;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.text.StorableText;
 import io.routegateway.state.web.AdminCodes;
@@ -20,7 +21,7 @@ public final class AccessKeyRules {
 
     private AccessKeyRules() {}
 
-    /** Every field of a new key, checked; {@code expiresAt} null = never. */
+    /** Every field of a new key, checked; {@code expiresAt} null = never, {@code teamId} null = none. */
     public record NewAccessKey(
             String id,
             String name,
@@ -28,13 +29,17 @@ public final class AccessKeyRules {
             Instant expiresAt,
             List<Protocol> allowedProtocols,
             List<String> allowedModels,
-            List<String> groupIds) {}
+            List<String> groupIds,
+            String teamId,
+            Limits limits) {}
 
     /**
      * What an update changes; null is "unchanged" except for the expiry, which can be cleared and says
      * so with {@code expirySent}.
      *
      * @param groupIds the whole new scope in failover order, or null when it stays
+     * @param teamSent whether {@code team_id} was sent; then {@code teamId} is the new team (null: none)
+     * @param limits the new limits ({@link Limits#NONE}: none), or null when they stay
      */
     public record Changes(
             String name,
@@ -43,7 +48,10 @@ public final class AccessKeyRules {
             Instant expiresAt,
             List<Protocol> allowedProtocols,
             List<String> allowedModels,
-            List<String> groupIds) {}
+            List<String> groupIds,
+            boolean teamSent,
+            String teamId,
+            Limits limits) {}
 
     public static NewAccessKey create(JsonBody<AccessKeyInput> body) {
         AccessKeyInput input = body.value();
@@ -53,8 +61,18 @@ public final class AccessKeyRules {
         List<Protocol> protocols = Inputs.protocols(input.allowedProtocols());
         List<String> models = Inputs.models(input.allowedModels());
         List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS);
+        String teamId = teamId(input.teamId());
+        Limits limits = Limits.parse(body.node("limits"));
         return new NewAccessKey(
-                id, name, input.enabled() == null || input.enabled(), expiresAt, protocols, models, groupIds);
+                id,
+                name,
+                input.enabled() == null || input.enabled(),
+                expiresAt,
+                protocols,
+                models,
+                groupIds,
+                teamId,
+                limits);
     }
 
     public static Changes update(JsonBody<AccessKeyInput> body) {
@@ -66,7 +84,26 @@ public final class AccessKeyRules {
         List<String> models = body.has("allowed_models") ? Inputs.models(input.allowedModels()) : null;
         List<String> groupIds =
                 body.has("group_ids") ? Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS) : null;
-        return new Changes(name, input.enabled(), expirySent, expiresAt, protocols, models, groupIds);
+        boolean teamSent = body.has("team_id");
+        String teamId = teamSent ? teamId(input.teamId()) : null;
+        Limits limits = body.has("limits") ? Limits.parse(body.node("limits")) : null;
+        return new Changes(
+                name, input.enabled(), expirySent, expiresAt, protocols, models, groupIds, teamSent, teamId, limits);
+    }
+
+    /**
+     * A team id as sent: null = none; anything but a well-formed id is {@code validation.team_id}
+     * (whether a team has it is checked under the team's lock). The value is never echoed.
+     */
+    static String teamId(String teamId) {
+        if (teamId == null) {
+            return null;
+        }
+        if (!Inputs.isId(teamId)) {
+            throw AdminException.invalid(
+                    AdminCodes.TEAM_ID, "team_id must be a team's id ([A-Za-z0-9][A-Za-z0-9._-]{0,63}) or null");
+        }
+        return teamId;
     }
 
     /** The instant as sent; Jackson's reader trims the text, so a U+0000 or control character around it is refused here. */

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.limits.Limits;
 import io.routegateway.core.model.Protocol;
 
 /**
@@ -12,6 +13,8 @@ import io.routegateway.core.model.Protocol;
  *
  * @param expired whether {@code expires_at} has passed (the gateway refuses it with {@code
  *     access_key_expired})
+ * @param teamId the team the key belongs to, null = none
+ * @param limits the key's own limits (all five fields, null = no limit); its team's apply as well
  */
 public record AccessKeyView(
         String id,
@@ -23,6 +26,8 @@ public record AccessKeyView(
         List<String> allowedProtocols,
         List<String> allowedModels,
         List<String> groupIds,
+        String teamId,
+        Limits limits,
         long version,
         Instant createdAt,
         Instant updatedAt) {
@@ -39,6 +44,8 @@ public record AccessKeyView(
                 snapshot.allowedProtocols().stream().map(Protocol::wire).toList(),
                 snapshot.allowedModels(),
                 snapshot.groupIds(),
+                snapshot.teamId(),
+                snapshot.limits(),
                 snapshot.version(),
                 createdAt,
                 updatedAt);

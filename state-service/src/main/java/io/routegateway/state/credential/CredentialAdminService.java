@@ -145,6 +145,7 @@ public class CredentialAdminService {
             row.weight = checked.weight();
         }
         row.quotaRemaining = checked.quotaRemaining();
+        StateRows.writeCredentialLimits(row, checked.limits());
         row.createdAt = now;
         row.updatedAt = now;
         List<String> groupIds = checked.groupIds();
@@ -210,6 +211,9 @@ public class CredentialAdminService {
             row.weight = changes.weight().weight();
             if (changes.quotaSent()) {
                 row.quotaRemaining = changes.quotaRemaining();
+            }
+            if (changes.limits() != null) {
+                StateRows.writeCredentialLimits(row, changes.limits());
             }
             Uni<Void> groups = Uni.createFrom().voidItem();
             if (changes.groupIds() != null) {
@@ -363,6 +367,7 @@ public class CredentialAdminService {
                 row.weightMode,
                 row.weight,
                 row.quotaRemaining,
+                StateRows.credentialLimits(row),
                 row.stateVersion,
                 row.createdAt,
                 row.updatedAt,

@@ -3,6 +3,7 @@ package io.routegateway.state.credential;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.limits.CredentialLimits;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -23,6 +24,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param weight manual weight 1..100; 0 is refused with {@code validation.weight}
  * @param quotaRemaining null = unlimited
  * @param groupIds the groups whose pool holds this credential
+ * @param limits what the credential itself allows: {@code {"rpm_limit", "max_parallel_requests"}},
+ *     each optional, null = no limit; a credential at one is skipped at selection ({@code
+ *     credential_full}). Null or absent = none (on update: null removes them, an object replaces them)
  */
 @Schema(name = "CredentialInput")
 public record CredentialInput(
@@ -45,7 +49,8 @@ public record CredentialInput(
         @Schema(enumeration = {"auto", "manual"}) String weightMode,
         Integer weight,
         Long quotaRemaining,
-        List<String> groupIds) {
+        List<String> groupIds,
+        @Schema(implementation = CredentialLimits.class) JsonNode limits) {
 
     /** One model mapping as sent. */
     public record MappingInput(String from, String to) {}

@@ -3,6 +3,7 @@ package io.routegateway.state.credential;
 import java.time.ZoneId;
 import java.util.List;
 
+import io.routegateway.core.limits.CredentialLimits;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.model.WeightMode;
@@ -49,7 +50,8 @@ public final class CredentialRules {
             WeightMode weightMode,
             Integer weight,
             Long quotaRemaining,
-            List<String> groupIds) {
+            List<String> groupIds,
+            CredentialLimits limits) {
 
         /** Never prints the secret, whoever logs this record. */
         @Override
@@ -78,6 +80,7 @@ public final class CredentialRules {
      * @param kind the kind after the update (the stored one unless sent)
      * @param secret a replacement secret, plain; null keeps the stored one
      * @param weight the mode and weight after the update
+     * @param limits the new limits ({@link CredentialLimits#NONE}: none), or null when they stay
      */
     public record Changes(
             String name,
@@ -94,7 +97,8 @@ public final class CredentialRules {
             Weights.Setting weight,
             boolean quotaSent,
             Long quotaRemaining,
-            List<String> groupIds) {
+            List<String> groupIds,
+            CredentialLimits limits) {
 
         /** Never prints the secret, whoever logs this record. */
         @Override
@@ -125,6 +129,7 @@ public final class CredentialRules {
         Weights.requireWritable(mode, input.weight());
         Long quota = quota(input.quotaRemaining());
         List<String> groupIds = Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS);
+        CredentialLimits limits = CredentialLimits.parse(body.node("limits"));
         return new NewCredential(
                 id,
                 name,
@@ -140,7 +145,8 @@ public final class CredentialRules {
                 mode,
                 input.weight(),
                 quota,
-                groupIds);
+                groupIds,
+                limits);
     }
 
     /**
@@ -171,6 +177,7 @@ public final class CredentialRules {
         Long quota = quotaSent ? quota(input.quotaRemaining()) : null;
         List<String> groupIds =
                 body.has("group_ids") ? Inputs.ids(input.groupIds(), AdminCodes.GROUP_IDS, Inputs.MAX_GROUP_IDS) : null;
+        CredentialLimits limits = body.has("limits") ? CredentialLimits.parse(body.node("limits")) : null;
         return new Changes(
                 name,
                 platform,
@@ -186,7 +193,8 @@ public final class CredentialRules {
                 weight,
                 quotaSent,
                 quota,
-                groupIds);
+                groupIds,
+                limits);
     }
 
     static Platform platform(String wire) {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.limits.CredentialLimits;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.policy.FailurePolicy;
 import io.routegateway.core.state.AccountState;
@@ -23,6 +24,7 @@ import io.routegateway.state.oauth.OAuthAdminView;
  * @param cooldownBadge {@code 冷却 N 秒} for an account-level cooldown, else null
  * @param unavailableModelsBadge {@code 模型 N 不可用}, else null
  * @param reminders the hover panel's extra lines
+ * @param limits what the credential itself allows ({@code rpm_limit}, {@code max_parallel_requests}, null = no limit)
  * @param oauth the authorization of an OAuth-managed official credential (never a token); null for api
  *     keys and official credentials holding a static token
  */
@@ -44,6 +46,7 @@ public record CredentialView(
         String weightMode,
         int weight,
         Long quotaRemaining,
+        CredentialLimits limits,
         List<String> groupIds,
         String status,
         AccountState account,

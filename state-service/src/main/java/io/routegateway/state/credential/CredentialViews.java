@@ -9,6 +9,7 @@ import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.core.admin.HealthView;
+import io.routegateway.core.limits.CredentialLimits;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.ModelMappings;
@@ -46,6 +47,7 @@ final class CredentialViews {
             String weightMode,
             int weight,
             Long quotaRemaining,
+            CredentialLimits limits,
             long stateVersion,
             Instant createdAt,
             Instant updatedAt,
@@ -81,6 +83,7 @@ final class CredentialViews {
                 row.weightMode(),
                 row.weight(),
                 row.quotaRemaining(),
+                row.limits(),
                 groupIds,
                 account.status().wire(),
                 masked(account, redact),

@@ -13,7 +13,7 @@ import io.routegateway.state.web.AdminException;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Checks that group ids a write refers to exist, so no dangling reference is ever stored. Only ids are
+ * Checks that group and team ids a write refers to exist, so no dangling reference is ever stored. Only ids are
  * read: no entity becomes managed here, so a row the caller locks later is read fresh under its lock.
  */
 @ApplicationScoped
@@ -36,6 +36,25 @@ public class References {
                         .setParameter("ids", ids)
                         .getResultList())
                 .invoke(existing -> requireAll(ids, existing, AdminCodes.GROUP_IDS, "group"))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Fails with {@code validation.team_id} when no team has the id; otherwise holds the team's row
+     * {@code FOR SHARE} until the caller's transaction ends, so the team cannot be deleted before the
+     * key that joins it is stored (the delete counts the team's keys under its row lock).
+     */
+    public Uni<Void> requireTeam(String teamId) {
+        return groups.getSession()
+                .flatMap(session -> session.createNativeQuery(
+                                "SELECT id FROM teams WHERE id = :id FOR SHARE", String.class)
+                        .setParameter("id", teamId)
+                        .getResultList())
+                .invoke(found -> {
+                    if (found.isEmpty()) {
+                        throw AdminException.invalid(AdminCodes.TEAM_ID, "team_id names no team");
+                    }
+                })
                 .replaceWithVoid();
     }
 

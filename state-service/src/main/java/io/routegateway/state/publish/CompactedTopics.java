@@ -33,8 +33,8 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class CompactedTopics {
 
-    public static final List<String> NAMES =
-            List.of(Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS, Topics.SETTINGS);
+    public static final List<String> NAMES = List.of(
+            Topics.CREDENTIAL_STATE, Topics.ACCESS_KEYS, Topics.GROUPS, Topics.SETTINGS, Topics.TEAMS, Topics.SPEND);
 
     private static final Logger LOG = Logger.getLogger(CompactedTopics.class);
     private static final long TIMEOUT_SECONDS = 60;

@@ -19,6 +19,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.VertxContextSupport;
 import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.event.SpendSnapshot;
 import io.routegateway.state.repository.AccessKeyEntity;
 import io.routegateway.state.repository.AccessKeyGroupEntity;
 import io.routegateway.state.repository.AccessKeyGroupRepository;
@@ -33,13 +34,15 @@ import io.routegateway.state.repository.GroupEntity;
 import io.routegateway.state.repository.GroupRepository;
 import io.routegateway.state.repository.RuntimeSettingRepository;
 import io.routegateway.state.repository.StateRows;
+import io.routegateway.state.repository.TeamEntity;
+import io.routegateway.state.repository.TeamRepository;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import org.jboss.logging.Logger;
 
 /**
  * At start-up: prepares the compacted topics, queues a fresh snapshot of every credential, access
- * key and group and of the runtime settings (so a new reader can build its whole view from the
+ * key, group and team, the spend of every key and team with a budget, and of the runtime settings (so a new reader can build its whole view from the
  * topics alone, even if compaction or retention lost something), then starts the relay. Snapshots
  * keep their current versions, except the runtime settings, whose snapshot takes the next value of
  * their version sequence (same content, higher version: harmless to a reader).
@@ -65,6 +68,7 @@ public class StartupRepublisher {
     private final AccessKeyRepository accessKeys;
     private final AccessKeyGroupRepository accessKeyGroups;
     private final RuntimeSettingRepository settings;
+    private final TeamRepository teams;
     private final StateOutbox stateOutbox;
     private final OutboxRelay relay;
     private final SecretBox secretBox;
@@ -81,6 +85,7 @@ public class StartupRepublisher {
             AccessKeyRepository accessKeys,
             AccessKeyGroupRepository accessKeyGroups,
             RuntimeSettingRepository settings,
+            TeamRepository teams,
             StateOutbox stateOutbox,
             OutboxRelay relay,
             SecretBox secretBox,
@@ -93,6 +98,7 @@ public class StartupRepublisher {
         this.accessKeys = accessKeys;
         this.accessKeyGroups = accessKeyGroups;
         this.settings = settings;
+        this.teams = teams;
         this.stateOutbox = stateOutbox;
         this.relay = relay;
         this.secretBox = secretBox;
@@ -150,13 +156,25 @@ public class StartupRepublisher {
                         .list()
                         .flatMap(groupRows -> queueGroups(groupRows, now))
                         .map(groupCount -> credentialCount + groupCount))
-                .flatMap(count -> accessKeys
-                        .findAll()
+                .flatMap(count -> teams.findAll(Sort.by("id"))
                         .withLock(LockModeType.PESSIMISTIC_READ)
                         .list()
-                        .flatMap(keyRows ->
-                                accessKeyGroups.listAll().flatMap(scopes -> queueAccessKeys(keyRows, scopes, now)))
+                        .flatMap(teamRows -> queueTeams(teamRows, now))
+                        .map(teamCount -> count + teamCount))
+                // spend windows are locked in the usage batches' order: keys, then teams
+                .flatMap(count -> accessKeys
+                        .findAll(Sort.by("id"))
+                        .withLock(LockModeType.PESSIMISTIC_READ)
+                        .list()
+                        .flatMap(keyRows -> accessKeyGroups
+                                .listAll()
+                                .flatMap(scopes -> queueAccessKeys(keyRows, scopes, now))
+                                .flatMap(keyCount -> queueKeySpend(keyRows).map(spent -> keyCount + spent)))
                         .map(keyCount -> count + keyCount))
+                .flatMap(count -> teams.findAll(Sort.by("id"))
+                        .list()
+                        .flatMap(this::queueTeamSpend)
+                        .map(spent -> count + spent))
                 .flatMap(count -> settings.findAll()
                         .withLock(LockModeType.PESSIMISTIC_READ)
                         .list()
@@ -214,6 +232,23 @@ public class StartupRepublisher {
 
     private Uni<Integer> queueGroups(List<GroupEntity> rows, Instant now) {
         return inOrder(rows, row -> stateOutbox.queueGroup(row, now));
+    }
+
+    private Uni<Integer> queueTeams(List<TeamEntity> rows, Instant now) {
+        return inOrder(rows, row -> stateOutbox.queueTeam(row, now));
+    }
+
+    private Uni<Integer> queueTeamSpend(List<TeamEntity> rows) {
+        return inOrder(
+                rows.stream().filter(row -> row.maxBudget != null).toList(),
+                row -> stateOutbox.spendRepublished(SpendSnapshot.TEAM, row.id, StateRows.teamLimits(row)));
+    }
+
+    /** The spend of every key with a budget: its window's row is locked the way a usage batch locks it. */
+    private Uni<Integer> queueKeySpend(List<AccessKeyEntity> rows) {
+        return inOrder(
+                rows.stream().filter(row -> row.maxBudget != null).toList(),
+                row -> stateOutbox.spendRepublished(SpendSnapshot.KEY, row.id, StateRows.keyLimits(row)));
     }
 
     private Uni<Integer> queueAccessKeys(List<AccessKeyEntity> rows, List<AccessKeyGroupEntity> scopes, Instant now) {

@@ -2,14 +2,17 @@ package io.routegateway.state.publish;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.routegateway.core.event.RuntimeSettingsSnapshot;
+import io.routegateway.core.event.SpendSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
+import io.routegateway.core.limits.Limits;
 import io.routegateway.core.policy.RuntimeSettings;
 import io.routegateway.core.state.CredentialHealth;
 import io.routegateway.state.repository.AccessKeyEntity;
@@ -21,6 +24,9 @@ import io.routegateway.state.repository.GroupEntity;
 import io.routegateway.state.repository.OutboxEntity;
 import io.routegateway.state.repository.OutboxRepository;
 import io.routegateway.state.repository.StateRows;
+import io.routegateway.state.repository.TeamEntity;
+import io.routegateway.state.spend.SpendRules;
+import io.routegateway.state.spend.SpendZone;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -40,6 +46,7 @@ public class StateOutbox {
     private final CredentialModelRepository models;
     private final GroupCredentialRepository groupCredentials;
     private final AccessKeyGroupRepository accessKeyGroups;
+    private final SpendZone spendZone;
     private final Clock clock;
 
     public StateOutbox(
@@ -47,11 +54,13 @@ public class StateOutbox {
             CredentialModelRepository models,
             GroupCredentialRepository groupCredentials,
             AccessKeyGroupRepository accessKeyGroups,
+            SpendZone spendZone,
             Clock clock) {
         this.outbox = outbox;
         this.models = models;
         this.groupCredentials = groupCredentials;
         this.accessKeyGroups = accessKeyGroups;
+        this.spendZone = spendZone;
         this.clock = clock;
     }
 
@@ -135,9 +144,90 @@ public class StateOutbox {
         return queueAccessKey(locked, now).replaceWith(locked.version);
     }
 
-    /** The access key was deleted: a tombstone. */
+    /** The access key was deleted: a tombstone, and one for its spend. */
     public Uni<Void> accessKeyDeleted(String accessKeyId) {
-        return queue(Topics.ACCESS_KEYS, accessKeyId, null);
+        return queue(Topics.ACCESS_KEYS, accessKeyId, null)
+                .flatMap(ok -> queue(Topics.SPEND, SpendSnapshot.recordKey(SpendSnapshot.KEY, accessKeyId), null));
+    }
+
+    /** The team changed: bumps {@code version} and queues its snapshot. */
+    public Uni<Long> teamChanged(TeamEntity locked) {
+        Instant now = clock.instant();
+        locked.version++;
+        locked.updatedAt = now;
+        return queueTeam(locked, now).replaceWith(locked.version);
+    }
+
+    /** The team was deleted (it owned no keys): a tombstone, and one for its spend. */
+    public Uni<Void> teamDeleted(String teamId) {
+        return queue(Topics.TEAMS, teamId, null)
+                .flatMap(ok -> queue(Topics.SPEND, SpendSnapshot.recordKey(SpendSnapshot.TEAM, teamId), null));
+    }
+
+    /**
+     * Queues the {@code spend.v1} snapshot of the subject's current window when its limits hold a
+     * budget (nothing otherwise): after a write that gave it a budget or changed its window, and at
+     * start-up. The window's row is created if absent and locked first, the way a usage batch locks it,
+     * so a batch committing meanwhile is either in this snapshot or queued after it with a higher
+     * version.
+     *
+     * @param kind {@link SpendSnapshot#KEY} or {@link SpendSnapshot#TEAM}
+     */
+    public Uni<Void> spendRepublished(String kind, String subjectId, Limits limits) {
+        if (limits.maxBudget() == null) {
+            return Uni.createFrom().voidItem();
+        }
+        Instant now = clock.instant();
+        SpendRules.Subject subject = new SpendRules.Subject(kind, subjectId);
+        SpendRules.Window window = SpendRules.window(limits, now, spendZone.zone());
+        return Panache.getSession()
+                .flatMap(session -> session.createNativeQuery(LOCK_WINDOW)
+                        .setParameter("subject", kind)
+                        .setParameter("subjectId", subjectId)
+                        .setParameter("duration", window.duration())
+                        .setParameter("windowStart", window.start())
+                        .setParameter("windowEnd", window.end())
+                        .setParameter("now", now)
+                        .executeUpdate()
+                        .flatMap(locked -> session.createNativeQuery(READ_WINDOW, Object[].class)
+                                .setParameter("subject", kind)
+                                .setParameter("subjectId", subjectId)
+                                .setParameter("duration", window.duration())
+                                .setParameter("windowStart", window.start())
+                                .getSingleResult())
+                        .flatMap(row -> session.createNativeQuery("SELECT nextval('spend_version_seq')")
+                                .getSingleResult()
+                                .flatMap(version -> {
+                                    SpendRules.Totals totals = new SpendRules.Totals(
+                                            subject,
+                                            window,
+                                            number(row[0]),
+                                            number(row[1]),
+                                            number(row[2]),
+                                            number(row[3]),
+                                            number(row[4]),
+                                            number(row[5]),
+                                            Instant.EPOCH.plus(number(row[6]), ChronoUnit.MICROS));
+                                    return queue(
+                                            Topics.SPEND,
+                                            subject.recordKey(),
+                                            json(SpendRules.snapshot(totals, ((Number) version).longValue(), now)));
+                                })));
+    }
+
+    /** Creates the window's row if absent and locks it (an update that changes nothing). */
+    private static final String LOCK_WINDOW = "INSERT INTO spend_windows (subject, subject_id, duration, window_start,"
+            + " window_end, as_of, updated_at) VALUES (:subject, :subjectId, :duration, :windowStart,"
+            + " CAST(:windowEnd AS timestamptz), :windowStart, :now)"
+            + " ON CONFLICT (subject, subject_id, duration, window_start) DO UPDATE SET updated_at = spend_windows.updated_at";
+
+    private static final String READ_WINDOW = "SELECT spend_micros, requests, input_tokens, output_tokens,"
+            + " cache_read_tokens, cache_write_tokens, (extract(epoch from as_of) * 1000000)::bigint"
+            + " FROM spend_windows WHERE subject = :subject AND subject_id = :subjectId AND duration = :duration"
+            + " AND window_start = :windowStart";
+
+    private static long number(Object value) {
+        return ((Number) value).longValue();
     }
 
     /**
@@ -177,6 +267,10 @@ public class StateOutbox {
 
     Uni<Void> queueGroup(GroupEntity row, Instant now) {
         return queue(Topics.GROUPS, row.id, json(StateRows.groupSnapshot(row, now)));
+    }
+
+    Uni<Void> queueTeam(TeamEntity row, Instant now) {
+        return queue(Topics.TEAMS, row.id, json(StateRows.teamSnapshot(row, now)));
     }
 
     Uni<Void> queueAccessKey(AccessKeyEntity row, Instant now) {

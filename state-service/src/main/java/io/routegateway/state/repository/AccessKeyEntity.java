@@ -1,5 +1,6 @@
 package io.routegateway.state.repository;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 
 import jakarta.persistence.Column;
@@ -44,6 +45,28 @@ public class AccessKeyEntity extends PanacheEntityBase {
     /** JSON array of model names or patterns; empty = every model. */
     @Column(name = "allowed_models", nullable = false)
     public String allowedModels = "[]";
+
+    /** The team owning the key; null = none. */
+    @Column(name = "team_id")
+    public String teamId;
+
+    /** The key's own limits (route-core {@code Limits}, {@link StateRows#keyLimits}); null = no limit. */
+    @Column(name = "rpm_limit")
+    public Integer rpmLimit;
+
+    @Column(name = "tpm_limit")
+    public Long tpmLimit;
+
+    @Column(name = "max_parallel_requests")
+    public Integer maxParallelRequests;
+
+    /** USD. */
+    @Column(name = "max_budget", precision = 16, scale = 6)
+    public BigDecimal maxBudget;
+
+    /** {@code BudgetDuration.wire()}. */
+    @Column(name = "budget_duration")
+    public String budgetDuration;
 
     /** Bumped on every change; the version of the published {@code AccessKeySnapshot}. */
     @Column(nullable = false)

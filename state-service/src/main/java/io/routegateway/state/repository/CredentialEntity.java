@@ -76,6 +76,13 @@ public class CredentialEntity extends PanacheEntityBase {
     @Column(name = "quota_remaining")
     public Long quotaRemaining;
 
+    /** What the credential itself allows (route-core {@code CredentialLimits}); null = no limit. */
+    @Column(name = "rpm_limit")
+    public Integer rpmLimit;
+
+    @Column(name = "max_parallel_requests")
+    public Integer maxParallelRequests;
+
     @Column(name = "transient_failure_count", nullable = false)
     public int transientFailureCount;
 

@@ -87,4 +87,8 @@ public class RequestLogEntity extends PanacheEntityBase {
 
     @Column(nullable = false)
     public boolean probe;
+
+    /** The team the request was charged to; null = none. */
+    @Column(name = "team_id")
+    public String teamId;
 }

@@ -1,5 +1,6 @@
 package io.routegateway.state.repository;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,11 @@ import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.event.OutcomePosition;
+import io.routegateway.core.event.TeamSnapshot;
 import io.routegateway.core.json.Json;
+import io.routegateway.core.limits.BudgetDuration;
+import io.routegateway.core.limits.CredentialLimits;
+import io.routegateway.core.limits.Limits;
 import io.routegateway.core.model.BridgePolicy;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMappings;
@@ -182,7 +187,8 @@ public final class StateRows {
                 publishedAt,
                 oauthStatus(row),
                 outcomeSentAt,
-                outcomePosition(row));
+                outcomePosition(row),
+                credentialLimits(row));
     }
 
     /**
@@ -237,7 +243,66 @@ public final class StateRows {
                 protocols,
                 textArray(row.allowedModels),
                 groupIds,
-                publishedAt);
+                publishedAt,
+                row.teamId,
+                keyLimits(row));
+    }
+
+    public static TeamSnapshot teamSnapshot(TeamEntity row, Instant publishedAt) {
+        return new TeamSnapshot(row.id, row.version, row.name, teamLimits(row), row.weight, publishedAt);
+    }
+
+    /** The key's own limits; the columns' CHECK constraints are route-core's bounds. */
+    public static Limits keyLimits(AccessKeyEntity row) {
+        return limits(row.rpmLimit, row.tpmLimit, row.maxParallelRequests, row.maxBudget, row.budgetDuration);
+    }
+
+    public static void writeKeyLimits(AccessKeyEntity row, Limits limits) {
+        row.rpmLimit = limits.rpmLimit();
+        row.tpmLimit = limits.tpmLimit();
+        row.maxParallelRequests = limits.maxParallelRequests();
+        row.maxBudget = limits.maxBudget();
+        row.budgetDuration =
+                limits.budgetDuration() == null ? null : limits.budgetDuration().wire();
+    }
+
+    public static Limits teamLimits(TeamEntity row) {
+        return limits(row.rpmLimit, row.tpmLimit, row.maxParallelRequests, row.maxBudget, row.budgetDuration);
+    }
+
+    public static void writeTeamLimits(TeamEntity row, Limits limits) {
+        row.rpmLimit = limits.rpmLimit();
+        row.tpmLimit = limits.tpmLimit();
+        row.maxParallelRequests = limits.maxParallelRequests();
+        row.maxBudget = limits.maxBudget();
+        row.budgetDuration =
+                limits.budgetDuration() == null ? null : limits.budgetDuration().wire();
+    }
+
+    public static CredentialLimits credentialLimits(CredentialEntity row) {
+        return new CredentialLimits(row.rpmLimit, row.maxParallelRequests);
+    }
+
+    public static void writeCredentialLimits(CredentialEntity row, CredentialLimits limits) {
+        row.rpmLimit = limits.rpmLimit();
+        row.maxParallelRequests = limits.maxParallelRequests();
+    }
+
+    /** Limits from their columns; a stored budget ({@code NUMERIC(16,6)}) loses its trailing zeros. */
+    public static Limits limits(
+            Integer rpmLimit, Long tpmLimit, Integer maxParallelRequests, BigDecimal maxBudget, String budgetDuration) {
+        return new Limits(
+                rpmLimit,
+                tpmLimit,
+                maxParallelRequests,
+                maxBudget == null ? null : plain(maxBudget),
+                budgetDuration == null ? null : BudgetDuration.fromWire(budgetDuration));
+    }
+
+    /** The amount without trailing zeros and never in exponent form ({@code 10}, not {@code 1E+1}). */
+    public static BigDecimal plain(BigDecimal amount) {
+        BigDecimal stripped = amount.stripTrailingZeros();
+        return stripped.scale() < 0 ? stripped.setScale(0) : stripped;
     }
 
     /** The stored config_json as a tree; anything unparsable reads as an empty object. */

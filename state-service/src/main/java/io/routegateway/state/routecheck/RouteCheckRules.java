@@ -1,6 +1,7 @@
 package io.routegateway.state.routecheck;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -12,6 +13,8 @@ import io.routegateway.core.bridge.BridgePlan;
 import io.routegateway.core.bridge.EmbeddingsRule;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.TeamSnapshot;
+import io.routegateway.core.limits.Limits;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.Affinity;
 import io.routegateway.core.select.AffinityKey;
@@ -20,6 +23,7 @@ import io.routegateway.core.select.PoolView;
 import io.routegateway.core.select.ProtocolRule;
 import io.routegateway.core.select.RouteRequest;
 import io.routegateway.core.select.Router;
+import io.routegateway.state.spend.SpendRules;
 import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.AdminException;
 import io.routegateway.state.web.Inputs;
@@ -29,7 +33,8 @@ import io.routegateway.state.web.Inputs;
  * protocol, an unknown one or an unknown operation before anything is read; {@link #route} runs
  * route-core's {@link Router#route} with the trace on over the view built from the stored pool, and
  * refuses what only the view can tell (an unknown key id, a remembered credential or group that does
- * not fit). {@link RouteCheckService} reads the pool and passes the time.
+ * not fit); {@link #admission} adds what the gateway's admission would decide from the stored limits
+ * and spend. {@link RouteCheckService} reads the pool, the key's team and spend, and passes the time.
  */
 public final class RouteCheckRules {
 
@@ -64,18 +69,25 @@ public final class RouteCheckRules {
         return new Checked(input, byId, embeddings, protocol);
     }
 
+    /**
+     * The key the check is about: by id (404 when unknown) or by the plaintext key (null when no key
+     * has it: the route check then reads {@code invalid_access_key}).
+     */
+    public static AccessKeySnapshot key(Checked checked, PoolView view) {
+        RouteCheckInput input = checked.input();
+        if (checked.byId()) {
+            String accessKeyId = Inputs.refId(input.accessKeyId(), AdminCodes.ACCESS_KEY);
+            return view.accessKey(accessKeyId).orElseThrow(() -> AdminException.notFound("access key", accessKeyId));
+        }
+        return view.authenticate(input.accessKey()).orElse(null);
+    }
+
     /** The gateway's routing decision for the checked input over {@code view}, with its trace. */
     public static RouteCheckView route(Checked checked, PoolView view, Instant now) {
         RouteCheckInput input = checked.input();
         Protocol protocol = checked.protocol();
         boolean embeddings = checked.embeddings();
-        AccessKeySnapshot key;
-        if (checked.byId()) {
-            String accessKeyId = Inputs.refId(input.accessKeyId(), AdminCodes.ACCESS_KEY);
-            key = view.accessKey(accessKeyId).orElseThrow(() -> AdminException.notFound("access key", accessKeyId));
-        } else {
-            key = view.authenticate(input.accessKey()).orElse(null);
-        }
+        AccessKeySnapshot key = key(checked, view);
         AffinityKey affinityKey =
                 key == null ? null : Affinity.key(key.accessKeyId(), protocol, prefix(input, protocol));
         // the gateway's rule: native, or through a bridge when the conversion expresses the body
@@ -98,6 +110,71 @@ public final class RouteCheckRules {
         SplittableRandom rng = input.seed() == null ? new SplittableRandom() : new SplittableRandom(input.seed());
         return RouteCheckView.of(
                 Router.route(view, request, excluded, affinity, rng, now, true), hex(affinityKey), rule);
+    }
+
+    /**
+     * What the gateway's admission would do with the key's request now, from the stored limits and
+     * spend, on top of the routing decision {@code routed}: the key's team, its limits, its team's,
+     * the effective ones (field by field the tighter, {@link Limits#tighter}), and each budget with
+     * its window's settled spend. A spent budget (the key's or its team's) refuses the request with
+     * {@code budget_exceeded} (429) before routing, unless the key itself is refused first (401).
+     * Rate, token and concurrency limits depend on the live traffic the gateways count together and
+     * are only listed.
+     *
+     * @param team the key's team, null when it has none (or it vanished)
+     * @param keySpend the key's current window, null when it has no budget
+     * @param teamSpend the team's current window, null when it has no budget
+     */
+    public static RouteCheckView admission(
+            RouteCheckView routed,
+            AccessKeySnapshot key,
+            TeamSnapshot team,
+            SpendRules.Totals keySpend,
+            SpendRules.Totals teamSpend) {
+        Limits teamLimits = team == null ? null : team.limits();
+        List<RouteCheckView.BudgetCheck> budgets = new ArrayList<>();
+        if (keySpend != null) {
+            budgets.add(budget(key.limits(), keySpend));
+        }
+        if (teamSpend != null && teamLimits != null) {
+            budgets.add(budget(teamLimits, teamSpend));
+        }
+        List<RouteCheckView.BudgetCheck> spent =
+                budgets.stream().filter(RouteCheckView.BudgetCheck::exceeded).toList();
+        boolean limited = !key.limits().isNone() || (teamLimits != null && !teamLimits.isNone());
+        // refused until every spent budget resets; a lifetime budget never does
+        Instant resetAt = spent.stream().anyMatch(budget -> budget.budgetResetAt() == null)
+                ? null
+                : spent.stream()
+                        .map(RouteCheckView.BudgetCheck::budgetResetAt)
+                        .max(Instant::compareTo)
+                        .orElse(null);
+        String decision = !limited ? "not_limited" : spent.isEmpty() ? "admitted" : "refused";
+        RouteCheckView.AdmissionCheck admission = new RouteCheckView.AdmissionCheck(
+                key.teamId(),
+                team == null ? null : team.name(),
+                key.limits(),
+                teamLimits,
+                key.limits().tighter(teamLimits),
+                budgets,
+                decision,
+                spent.isEmpty() ? null : SpendRules.BUDGET_EXCEEDED,
+                spent.isEmpty() ? null : resetAt,
+                limited ? RouteCheckView.AdmissionCheck.LIVE_LIMITS_NOTE : null);
+        boolean keyRefused = routed.httpStatus() != null && routed.httpStatus() == 401;
+        return spent.isEmpty() || keyRefused ? routed.withAdmission(admission) : routed.refusedByBudget(admission);
+    }
+
+    private static RouteCheckView.BudgetCheck budget(Limits limits, SpendRules.Totals totals) {
+        return new RouteCheckView.BudgetCheck(
+                totals.subject().kind(),
+                totals.subject().id(),
+                limits.maxBudget(),
+                limits.budgetDuration() == null ? null : limits.budgetDuration().wire(),
+                SpendRules.usd(totals.spendMicros()),
+                totals.window().start(),
+                totals.window().end(),
+                SpendRules.exceeded(totals.spendMicros(), limits));
     }
 
     private static boolean embeddings(String operation) {

@@ -1,7 +1,10 @@
 package io.routegateway.state.routecheck;
 
+import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.List;
 
+import io.routegateway.core.limits.Limits;
 import io.routegateway.core.select.ProtocolRule;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
@@ -20,7 +23,13 @@ import io.routegateway.core.select.RouteTrace;
  *     SELECTED}, {@code ELIGIBLE}, {@code COOLING}, {@code DROPPED}, {@code NOT_EVALUATED}, reason
  *     code, failover position) and every credential of each evaluated pool with the step that decided
  *     it (1 load, 2 platform rule, 3 model filter, 5 partition, 6 chooser), its reason code, model
- *     key, recovery time, priority and effective weight
+ *     key, recovery time, priority and effective weight. Its reason codes are route-core's as
+ *     they are: a credential the gateway skips because it is at its own limits ({@code
+ *     credential_full}, decided by live counts) shows there once route-core's selection reports it;
+ *     the route check holds no live counts, so it never decides that itself
+ * @param admission what the gateway's admission would decide before routing (team, limits, budgets);
+ *     null when the key is unknown. A spent budget makes the whole answer {@code refused} with
+ *     {@code budget_exceeded} (429), the trace still showing where the request would go once admitted
  */
 public record RouteCheckView(
         String decision,
@@ -32,7 +41,98 @@ public record RouteCheckView(
         Selected selected,
         Instant earliestRecoveryAt,
         String affinityKey,
-        RouteTrace trace) {
+        RouteTrace trace,
+        AdmissionCheck admission) {
+
+    /**
+     * The admission part of a route check.
+     *
+     * @param teamId the key's team, null = none
+     * @param keyLimits the key's own limits (all five fields)
+     * @param teamLimits its team's, null without a team
+     * @param effectiveLimits field by field the tighter of the two for rpm, tpm and parallel
+     *     requests; the budget fields are the key's (budgets are checked apart, see {@code budgets})
+     * @param budgets each budget (the key's, then its team's) with its window's settled spend
+     * @param decision {@code not_limited} (no limits at all: the gateway skips admission), {@code
+     *     admitted} or {@code refused}
+     * @param reasonCode {@code budget_exceeded} when a budget refuses, else null
+     * @param budgetResetAt when every spent budget has reset (null when admitted, or when a spent
+     *     budget is a lifetime one, which never resets)
+     * @param note what the route check cannot tell: live rate, token and concurrency counts
+     */
+    public record AdmissionCheck(
+            String teamId,
+            String teamName,
+            Limits keyLimits,
+            Limits teamLimits,
+            Limits effectiveLimits,
+            List<BudgetCheck> budgets,
+            String decision,
+            String reasonCode,
+            Instant budgetResetAt,
+            String note) {
+
+        static final String LIVE_LIMITS_NOTE = "rpm_limit, tpm_limit and max_parallel_requests are counted by the"
+                + " gateways from live traffic; the route check lists them but cannot tell whether they refuse now";
+    }
+
+    /**
+     * One budget and its current window.
+     *
+     * @param subject {@code key} or {@code team}
+     * @param budgetDuration null for a lifetime budget
+     * @param budgetResetAt the window's end, null for a lifetime budget
+     * @param exceeded the settled spend has reached {@code max_budget}
+     */
+    public record BudgetCheck(
+            String subject,
+            String subjectId,
+            BigDecimal maxBudget,
+            String budgetDuration,
+            BigDecimal spendUsd,
+            Instant budgetWindowStart,
+            Instant budgetResetAt,
+            boolean exceeded) {}
+
+    /** This answer with the admission part. */
+    RouteCheckView withAdmission(AdmissionCheck admission) {
+        return new RouteCheckView(
+                decision,
+                reasonCode,
+                meaning,
+                howToHandle,
+                message,
+                httpStatus,
+                selected,
+                earliestRecoveryAt,
+                affinityKey,
+                trace,
+                admission);
+    }
+
+    /** The gateway's answer when a budget refuses: 429 {@code budget_exceeded}, the routing trace kept. */
+    RouteCheckView refusedByBudget(AdmissionCheck admission) {
+        String whose = admission.budgets().stream()
+                .filter(BudgetCheck::exceeded)
+                .map(budget -> budget.subject().equals("team") ? "its team's" : "the key's")
+                .reduce((left, right) -> left + " and " + right)
+                .orElse("a");
+        return new RouteCheckView(
+                "refused",
+                admission.reasonCode(),
+                "The AccessKey's or its team's budget is spent for the current window",
+                "Wait for the window to reset (budget_reset_at), or raise max_budget",
+                whose + " budget is spent"
+                        + (admission.budgetResetAt() == null
+                                ? " and does not reset (a lifetime budget)"
+                                : " until " + admission.budgetResetAt()),
+                429,
+                null,
+                admission.budgetResetAt(),
+                affinityKey,
+                trace,
+                admission);
+    }
 
     /** The credential the request would go to. */
     public record Selected(
@@ -74,7 +174,8 @@ public record RouteCheckView(
                                     : null),
                     null,
                     affinityKey,
-                    result.trace());
+                    result.trace(),
+                    null);
         }
         RouteResult.Refused refused = (RouteResult.Refused) result;
         ReasonCode code = refused.code();
@@ -88,6 +189,7 @@ public record RouteCheckView(
                 null,
                 refused.earliestRecoveryAt(),
                 affinityKey,
-                result.trace());
+                result.trace(),
+                null);
     }
 }

@@ -13,6 +13,7 @@ import java.util.List;
  * @param probe null = both; {@code false} leaves recovery probes and model tests out
  * @param from inclusive, null = unbounded
  * @param to exclusive, null = unbounded
+ * @param teamId the team the requests were charged to
  */
 public record RequestFilter(
         String accessKeyId,
@@ -23,12 +24,14 @@ public record RequestFilter(
         String reasonCode,
         Boolean probe,
         Instant from,
-        Instant to) {
+        Instant to,
+        String teamId) {
 
     /** {@code WHERE ...} (or empty) with {@code $n} placeholders; appends the values to {@code args}. */
     String where(List<Object> args) {
         List<String> conditions = new ArrayList<>();
         equal(conditions, args, "access_key_id", accessKeyId);
+        equal(conditions, args, "team_id", teamId);
         equal(conditions, args, "credential_id", credentialId);
         equal(conditions, args, "group_id", groupId);
         equal(conditions, args, "reason_code", reasonCode);

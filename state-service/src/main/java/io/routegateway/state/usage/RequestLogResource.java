@@ -40,17 +40,21 @@ public class RequestLogResource {
             @Parameter(description = "inclusive ISO-8601 instant") @QueryParam("from") String from,
             @Parameter(description = "exclusive ISO-8601 instant") @QueryParam("to") String to,
             @QueryParam("limit") String limit,
-            @QueryParam("cursor") String cursor) {
-        RequestFilter filter =
-                UsageRules.filter(accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to);
+            @QueryParam("cursor") String cursor,
+            @Parameter(description = "the team the requests were charged to") @QueryParam("team_id") String teamId) {
+        RequestFilter filter = UsageRules.filter(
+                accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to, teamId);
         return service.requests(filter, limit, cursor);
     }
 
     @GET
     @Path("/usage")
-    @Operation(summary = "Tokens, cost, requests and failures per access key, credential, group, model or day")
+    @Operation(
+            summary =
+                    "Tokens, cost, requests and failures per access key, team, credential, group, model, reason code or day")
     public Uni<UsageView> usage(
-            @Parameter(description = "access_key, credential, group, model or day (default)") @QueryParam("group_by")
+            @Parameter(description = "access_key, team, credential, group, model, reason_code or day (default)")
+                    @QueryParam("group_by")
                     String groupBy,
             @QueryParam("access_key_id") String accessKeyId,
             @QueryParam("credential_id") String credentialId,
@@ -60,9 +64,10 @@ public class RequestLogResource {
             @QueryParam("reason_code") String reasonCode,
             @QueryParam("probe") String probe,
             @QueryParam("from") String from,
-            @QueryParam("to") String to) {
-        RequestFilter filter =
-                UsageRules.filter(accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to);
+            @QueryParam("to") String to,
+            @QueryParam("team_id") String teamId) {
+        RequestFilter filter = UsageRules.filter(
+                accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to, teamId);
         return service.usage(filter, groupBy);
     }
 }

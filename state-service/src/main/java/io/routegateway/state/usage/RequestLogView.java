@@ -10,6 +10,7 @@ import java.util.UUID;
  * @param reasonCode the final reason code, null on success
  * @param costMicros micro-USD, null when the model has no price
  * @param probe a recovery probe or model test
+ * @param teamId the team the request was charged to (the key's team when it was admitted), null = none
  */
 public record RequestLogView(
         UUID requestId,
@@ -31,4 +32,5 @@ public record RequestLogView(
         boolean stream,
         boolean clientDisconnected,
         boolean success,
-        boolean probe) {}
+        boolean probe,
+        String teamId) {}

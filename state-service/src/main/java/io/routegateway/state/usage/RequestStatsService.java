@@ -21,7 +21,7 @@ public class RequestStatsService {
 
     private static final String COLUMNS = "request_id, occurred_at, occurred_epoch_ms, protocol, access_key_id,"
             + " group_id, credential_id, requested_model, model_key, attempts, status, reason_code, latency_ms,"
-            + " ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success, probe";
+            + " ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success, probe, team_id";
 
     private final Pool client;
 
@@ -127,6 +127,7 @@ public class RequestStatsService {
                 row.getBoolean("stream"),
                 row.getBoolean("client_disconnected"),
                 row.getBoolean("success"),
-                row.getBoolean("probe"));
+                row.getBoolean("probe"),
+                row.getString("team_id"));
     }
 }

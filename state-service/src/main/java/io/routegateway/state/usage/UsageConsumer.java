@@ -19,9 +19,13 @@ import io.routegateway.core.usage.ModelPrices;
 import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.outcome.Failures;
 import io.routegateway.state.outcome.OutcomeConsumer;
+import io.routegateway.state.publish.OutboxRelay;
+import io.routegateway.state.spend.SpendLedger;
+import io.routegateway.state.spend.SpendRules;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,7 +36,8 @@ import org.jboss.logging.Logger;
 /**
  * Consumes {@code route.usage} in batches into {@code request_logs}: one transaction and one
  * insert statement per poll (the records as column arrays), idempotent by {@code request_id} ({@code ON CONFLICT DO
- * NOTHING}), failed requests included. {@code cost_micros} comes from the {@code model_prices}
+ * NOTHING}), failed requests included. The same transaction adds the stored rows to the spend
+ * windows of their keys and teams and queues the changed {@code spend.v1} snapshots ({@link SpendLedger}). {@code cost_micros} comes from the {@code model_prices}
  * runtime setting, read once per batch; an unpriced model has a null cost.
  *
  * <p>A message holds one record or a gateway's batch of them ({@link UsageBatch}); every record is
@@ -57,14 +62,18 @@ public class UsageConsumer {
      * record, which is most of what a row of {@code request_logs} costs it apart from its indexes
      * (bench/analysis.md, "Usage rows in one statement"). A request id twice in one batch is stored
      * once: the second row conflicts with the first and is skipped like any other redelivery.
+     * {@code RETURNING} names the rows actually stored: {@link SpendLedger} counts those in the same
+     * transaction, so a redelivered record never adds to a key's or team's spend twice.
      */
     static final String INSERT = "INSERT INTO request_logs (request_id, occurred_at, occurred_epoch_ms, protocol,"
             + " access_key_id, group_id, credential_id, requested_model, model_key, attempts, status, reason_code,"
             + " latency_ms, ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success,"
-            + " probe) SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[],"
-            + " $7::text[], $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[], $13::bigint[],"
-            + " $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[], $18::boolean[], $19::boolean[],"
-            + " $20::boolean[], $21::boolean[]) ON CONFLICT (request_id) DO NOTHING";
+            + " probe, team_id) SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::text[],"
+            + " $6::text[], $7::text[], $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[],"
+            + " $13::bigint[], $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[], $18::boolean[],"
+            + " $19::boolean[], $20::boolean[], $21::boolean[], $22::text[]) ON CONFLICT (request_id) DO NOTHING"
+            // the rows this statement stored, and only those, count towards spend
+            + " RETURNING request_id, cost_micros";
 
     private static final Logger LOG = Logger.getLogger(UsageConsumer.class);
 
@@ -74,12 +83,17 @@ public class UsageConsumer {
     private final Pool pool;
     private final StateMetrics metrics;
     private final UsageDeadLetters deadLetters;
+    private final SpendLedger spend;
+    private final OutboxRelay relay;
     private volatile boolean stopping;
 
-    public UsageConsumer(Pool pool, StateMetrics metrics, UsageDeadLetters deadLetters) {
+    public UsageConsumer(
+            Pool pool, StateMetrics metrics, UsageDeadLetters deadLetters, SpendLedger spend, OutboxRelay relay) {
         this.pool = pool;
         this.metrics = metrics;
         this.deadLetters = deadLetters;
+        this.spend = spend;
+        this.relay = relay;
     }
 
     /** Fired before any bean is destroyed, so before the database pool closes. */
@@ -170,10 +184,56 @@ public class UsageConsumer {
         return Uni.createFrom().nothing();
     }
 
+    /**
+     * Stores the records and counts the stored ones towards spend, in one transaction; once it
+     * committed, the relay publishes the spend snapshots it queued.
+     */
     private Uni<Void> insert(List<Usage> records) {
         return pool.withTransaction(connection -> prices(connection)
-                        .flatMap(prices -> connection.preparedQuery(INSERT).execute(columns(records, prices))))
+                        .flatMap(prices -> connection.preparedQuery(INSERT).execute(columns(records, prices)))
+                        .flatMap(stored -> spend.count(connection, counted(records, stored))))
+                .invoke(queued -> {
+                    if (queued) {
+                        relay.trigger();
+                    }
+                })
                 .replaceWithVoid();
+    }
+
+    /**
+     * The stored rows as spend counts them: each returned id's record (the first of the batch with
+     * that id, which is the one the statement stored) with the cost the row holds.
+     */
+    private static List<SpendRules.Counted> counted(List<Usage> records, RowSet<Row> stored) {
+        Map<UUID, RequestCompleted> byId = new HashMap<>();
+        for (Usage record : records) {
+            byId.putIfAbsent(record.value().requestId(), record.value());
+        }
+        List<SpendRules.Counted> out = new ArrayList<>();
+        for (Row row : stored) {
+            RequestCompleted record = byId.get(row.getUUID("request_id"));
+            out.add(new SpendRules.Counted(
+                    record.accessKeyId(),
+                    record.teamId(),
+                    record.occurredAt(),
+                    row.getLong("cost_micros"),
+                    record.inputTokens(),
+                    record.outputTokens(),
+                    record.cacheReadTokens(),
+                    cacheWrites(record)));
+        }
+        return out;
+    }
+
+    /** 5-minute and 1-hour cache writes together; null when the upstream reported neither. */
+    private static Long cacheWrites(RequestCompleted record) {
+        if (record.cacheWrite5mTokens() == null && record.cacheWrite1hTokens() == null) {
+            return null;
+        }
+        long fiveMinutes = record.cacheWrite5mTokens() == null ? 0 : Math.max(0, record.cacheWrite5mTokens());
+        long oneHour = record.cacheWrite1hTokens() == null ? 0 : Math.max(0, record.cacheWrite1hTokens());
+        long sum = fiveMinutes + oneHour;
+        return sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     /** The failure's class and SQLSTATE: PostgreSQL's message text can quote the value. */
@@ -195,7 +255,7 @@ public class UsageConsumer {
                 });
     }
 
-    /** The records as the statement's 21 column arrays, in {@link #INSERT}'s order. */
+    /** The records as the statement's 22 column arrays, in {@link #INSERT}'s order. */
     private static Tuple columns(List<Usage> records, ModelPrices prices) {
         int n = records.size();
         UUID[] requestId = new UUID[n];
@@ -219,6 +279,7 @@ public class UsageConsumer {
         Boolean[] clientDisconnected = new Boolean[n];
         Boolean[] success = new Boolean[n];
         Boolean[] probe = new Boolean[n];
+        String[] teamId = new String[n];
         for (int i = 0; i < n; i++) {
             RequestCompleted record = records.get(i).value();
             requestId[i] = record.requestId();
@@ -243,6 +304,7 @@ public class UsageConsumer {
             clientDisconnected[i] = record.clientDisconnected();
             success[i] = record.success();
             probe[i] = record.probe();
+            teamId[i] = record.teamId();
         }
         return Tuple.from(new Object[] {
             requestId,
@@ -265,7 +327,8 @@ public class UsageConsumer {
             stream,
             clientDisconnected,
             success,
-            probe
+            probe,
+            teamId
         });
     }
 }

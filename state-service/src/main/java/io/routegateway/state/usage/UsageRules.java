@@ -23,6 +23,8 @@ public final class UsageRules {
             "access_key", "access_key_id",
             "credential", "credential_id",
             "group", "group_id",
+            "team", "team_id",
+            "reason_code", "reason_code",
             "model", "coalesce(model_key, requested_model)",
             "day", "to_char(to_timestamp(occurred_epoch_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')");
 
@@ -55,7 +57,8 @@ public final class UsageRules {
             String reasonCode,
             String probe,
             String from,
-            String to) {
+            String to,
+            String teamId) {
         RequestFilter filter = new RequestFilter(
                 blankToNull(accessKeyId),
                 blankToNull(credentialId),
@@ -65,7 +68,8 @@ public final class UsageRules {
                 blankToNull(reasonCode),
                 bool("probe", probe),
                 instant("from", from),
-                instant("to", to));
+                instant("to", to),
+                blankToNull(teamId));
         if (filter.from() != null && filter.to() != null && !filter.from().isBefore(filter.to())) {
             throw AdminException.invalid(AdminCodes.QUERY, "from must be before to");
         }

@@ -5,8 +5,10 @@ import java.util.List;
 /**
  * Usage totals grouped one way.
  *
- * @param groupBy {@code access_key}, {@code credential}, {@code group}, {@code model} (the model key,
- *     else the requested name) or {@code day} (UTC, {@code YYYY-MM-DD})
+ * @param groupBy {@code access_key}, {@code team}, {@code credential}, {@code group}, {@code model}
+ *     (the model key, else the requested name), {@code reason_code} (null: succeeded; the refusals of
+ *     limits show as {@code rate_limit_exceeded}, {@code concurrency_limit_exceeded}, {@code
+ *     budget_exceeded}, {@code limits_unavailable}) or {@code day} (UTC, {@code YYYY-MM-DD})
  * @param rows one per key, ordered by key; a null key collects requests without one (e.g. refused
  *     before a credential was chosen)
  */

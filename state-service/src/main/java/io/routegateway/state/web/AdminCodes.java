@@ -24,6 +24,8 @@ public final class AdminCodes {
     public static final String MALFORMED_JSON = "validation.malformed_json";
     /** 400: a field has the wrong JSON type (e.g. a string where a number belongs). */
     public static final String FIELD_TYPE = "validation.field_type";
+    /** 400: a field the endpoint does not take (unknown or misspelt); the strict endpoints only. */
+    public static final String UNKNOWN_FIELD = "validation.unknown_field";
 
     /** 400: an id (in the body or the path) is malformed, too long or holds unstorable characters. */
     public static final String ID = "validation.id";
@@ -54,6 +56,13 @@ public final class AdminCodes {
     public static final String MODEL_KEY = "validation.model_key";
     /** 400: a query parameter (filter, paging, time range) is invalid. */
     public static final String QUERY = "validation.query";
+    /** 400: a team's weight outside 1..1000. */
+    public static final String TEAM_WEIGHT = "validation.team_weight";
+    /** 400: an AccessKey's team_id is malformed or names no team. */
+    public static final String TEAM_ID = "validation.team_id";
+    /** 409: a team that still owns AccessKeys cannot be deleted. */
+    public static final String TEAM_HAS_KEYS = "team.has_keys";
+
     /** 400: route check needs exactly one of access_key_id and access_key. */
     public static final String ACCESS_KEY = "validation.access_key";
 

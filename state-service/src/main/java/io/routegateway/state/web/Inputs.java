@@ -57,6 +57,11 @@ public final class Inputs {
 
     private Inputs() {}
 
+    /** Whether {@code id} is a well-formed id (safe to name in a message). */
+    public static boolean isId(String id) {
+        return id != null && ID.matcher(id).matches();
+    }
+
     /** The id sent, checked, or a new one {@code <prefix>-<12 random>}. */
     public static String idOrNew(String id, String prefix) {
         if (id == null) {

@@ -1,9 +1,17 @@
 package io.routegateway.state.web;
 
+import java.lang.reflect.RecordComponent;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -35,6 +43,40 @@ public record JsonBody<T>(T value, ObjectNode raw) {
         } catch (JsonProcessingException e) {
             throw AdminException.fromJson(e);
         }
+    }
+
+    /**
+     * {@link #read}, and a field the input record does not have (unknown or misspelt: {@code
+     * "wieght"}) is refused with {@code validation.unknown_field} instead of being ignored, so a typo
+     * never looks like a write that worked. The message names the field only when it is a plain
+     * name.
+     */
+    public static <T extends Record> JsonBody<T> readStrict(JsonNode body, Class<T> type) {
+        if (body != null && body.isObject()) {
+            Set<String> known = fieldsOf(type);
+            Iterator<String> names = body.fieldNames();
+            while (names.hasNext()) {
+                String name = names.next();
+                if (!known.contains(name)) {
+                    throw AdminException.invalid(
+                            AdminCodes.UNKNOWN_FIELD,
+                            (PLAIN_NAME.matcher(name).matches() ? "unknown field " + name : "an unknown field")
+                                    + "; the fields are "
+                                    + known.stream().sorted().toList());
+                }
+            }
+        }
+        return read(body, type);
+    }
+
+    private static final Pattern PLAIN_NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
+
+    private static Set<String> fieldsOf(Class<? extends Record> type) {
+        PropertyNamingStrategies.SnakeCaseStrategy snake = new PropertyNamingStrategies.SnakeCaseStrategy();
+        return Stream.of(type.getRecordComponents())
+                .map(RecordComponent::getName)
+                .map(snake::translate)
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     private static ObjectMapper strict(ObjectMapper mapper) {

@@ -83,7 +83,8 @@ class UsageRulesTests {
                 "reason_code", "no_available_credential",
                 "probe", "true",
                 "from", "2026-03-01T00:00:00Z",
-                "to", " 2026-03-02T00:00:00.5Z "));
+                "to", " 2026-03-02T00:00:00.5Z ",
+                "team_id", " team-a "));
         assertThat(filter)
                 .isEqualTo(new RequestFilter(
                         "key-a",
@@ -94,10 +95,11 @@ class UsageRulesTests {
                         "no_available_credential",
                         true,
                         Instant.parse("2026-03-01T00:00:00Z"),
-                        Instant.parse("2026-03-02T00:00:00.500Z")));
+                        Instant.parse("2026-03-02T00:00:00.500Z"),
+                        "team-a"));
 
         RequestFilter none = filter(Map.of("access_key_id", " ", "model", "", "success", " ", "from", "  "));
-        assertThat(none).isEqualTo(new RequestFilter(null, null, null, null, null, null, null, null, null));
+        assertThat(none).isEqualTo(new RequestFilter(null, null, null, null, null, null, null, null, null, null));
         List<Object> args = new ArrayList<>();
         assertThat(none.where(args)).isEmpty();
         assertThat(args).isEmpty();
@@ -207,7 +209,8 @@ class UsageRulesTests {
                 sent.get("reason_code"),
                 sent.get("probe"),
                 sent.get("from"),
-                sent.get("to"));
+                sent.get("to"),
+                sent.get("team_id"));
     }
 
     private static void refused(Supplier<?> input, String message) {

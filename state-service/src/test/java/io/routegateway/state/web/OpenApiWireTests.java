@@ -72,6 +72,33 @@ class OpenApiWireTests {
                         .asString());
         assertSameProperties(schemas, "RouteCheckView", check);
         assertSameProperties(schemas, "Selected", check.path("selected"));
+        assertSameProperties(schemas, "AdmissionCheck", check.path("admission"));
+
+        String teamId = admin().body(
+                        Map.of("name", "oas team", "limits", Map.of("max_budget", 5, "budget_duration", "1d")))
+                .post("/admin/v1/teams")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        JsonNode team = get("/admin/v1/teams/" + teamId);
+        assertSameProperties(schemas, "TeamView", team);
+        assertSameProperties(schemas, "Limits", team.path("limits"));
+        assertSameProperties(schemas, "CredentialLimits", credential.path("limits"));
+        assertSameProperties(schemas, "SpendView", get("/admin/v1/teams/" + teamId + "/spend"));
+        String[] budgeted =
+                createKey(Map.of("name", "oas budget", "team_id", teamId, "limits", Map.of("max_budget", 1)));
+        JsonNode budgetedCheck = MAPPER.readTree(
+                admin().body(Map.of("access_key", budgeted[1], "protocol", "openai_chat", "model", "gpt-5.6-sol"))
+                        .post("/admin/v1/route-check")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString());
+        assertSameProperties(
+                schemas,
+                "BudgetCheck",
+                budgetedCheck.path("admission").path("budgets").get(0));
     }
 
     @Test

@@ -1,0 +1,227 @@
+package io.routegateway.state.spend;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.routegateway.core.event.SpendSnapshot;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.limits.Limits;
+import io.routegateway.state.repository.StateRows;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Adds a usage batch's stored rows to {@code spend_windows} and queues the {@code spend.v1}
+ * snapshots it changed, inside the transaction that inserted the rows: the request logs, the spend
+ * and the outbox rows commit together, and only rows the insert actually stored are counted (a
+ * redelivered request id, which the insert skipped, never counts twice).
+ *
+ * <p>Window rows are upserted in one statement, in primary-key order ({@link SpendRules#deltas}), so
+ * concurrent batches of several replicas lock them in the same order; a deadlock that still happens
+ * is a passing failure the consumer retries. Versions are taken after the rows are locked, so a
+ * subject's versions and outbox ids grow together.
+ */
+@ApplicationScoped
+public class SpendLedger {
+
+    /** Adds each window's delta to its row (capped at the bigint range), creating the row if absent. */
+    static final String UPSERT = "INSERT INTO spend_windows (subject, subject_id, duration, window_start, window_end,"
+            + " spend_micros, requests, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
+            + " as_of, updated_at)"
+            + " SELECT subject, subject_id, duration, window_start, window_end, spend_micros, requests,"
+            + " input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, as_of, $13"
+            + " FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::bigint[],"
+            + " $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::timestamptz[])"
+            + " AS delta(subject, subject_id, duration, window_start, window_end, spend_micros, requests,"
+            + " input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, as_of)"
+            + " ON CONFLICT (subject, subject_id, duration, window_start) DO UPDATE SET"
+            + " spend_micros = " + capped("spend_micros") + ","
+            + " requests = " + capped("requests") + ","
+            + " input_tokens = " + capped("input_tokens") + ","
+            + " output_tokens = " + capped("output_tokens") + ","
+            + " cache_read_tokens = " + capped("cache_read_tokens") + ","
+            + " cache_write_tokens = " + capped("cache_write_tokens") + ","
+            + " as_of = GREATEST(spend_windows.as_of, EXCLUDED.as_of),"
+            + " updated_at = EXCLUDED.updated_at"
+            + " RETURNING " + SpendReader.TOTALS_COLUMNS;
+
+    static final String VERSIONS = "SELECT nextval('spend_version_seq') AS version FROM generate_series(1, $1)";
+
+    static final String QUEUE = "INSERT INTO state_outbox (topic, message_key, payload, created_at)"
+            + " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])";
+
+    private final SpendZone zone;
+    private final Clock clock;
+
+    SpendLedger(SpendZone zone, Clock clock) {
+        this.zone = zone;
+        this.clock = clock;
+    }
+
+    private static String capped(String column) {
+        return "LEAST(spend_windows." + column + "::numeric + EXCLUDED." + column + ", 9223372036854775807)::bigint";
+    }
+
+    /**
+     * Counts {@code stored} (the rows the batch's insert stored) on {@code connection}, in its
+     * transaction.
+     *
+     * @return whether spend snapshots were queued (then the caller triggers the relay after the commit)
+     */
+    public Uni<Boolean> count(SqlConnection connection, List<SpendRules.Counted> stored) {
+        LinkedHashSet<String> keyIds = new LinkedHashSet<>();
+        LinkedHashSet<String> teamIds = new LinkedHashSet<>();
+        for (SpendRules.Counted row : stored) {
+            if (row.accessKeyId() != null) {
+                keyIds.add(row.accessKeyId());
+            }
+            if (row.teamId() != null) {
+                teamIds.add(row.teamId());
+            }
+        }
+        if (keyIds.isEmpty() && teamIds.isEmpty()) {
+            return Uni.createFrom().item(false);
+        }
+        return limits(connection, "access_keys", keyIds)
+                .flatMap(keyLimits -> limits(connection, "teams", teamIds)
+                        .flatMap(teamLimits -> apply(connection, stored, keyLimits, teamLimits)));
+    }
+
+    private Uni<Boolean> apply(
+            SqlConnection connection,
+            List<SpendRules.Counted> stored,
+            Map<String, Limits> keyLimits,
+            Map<String, Limits> teamLimits) {
+        List<SpendRules.Totals> deltas = SpendRules.deltas(stored, keyLimits, teamLimits, zone.zone());
+        if (deltas.isEmpty()) {
+            return Uni.createFrom().item(false);
+        }
+        Instant now = clock.instant();
+        return connection
+                .preparedQuery(UPSERT)
+                .execute(upsertColumns(deltas, now))
+                .flatMap(rows -> {
+                    List<SpendRules.Totals> changed = new ArrayList<>();
+                    for (Row row : rows) {
+                        changed.add(SpendReader.totals(row));
+                    }
+                    Map<SpendRules.Subject, Limits> limits = new HashMap<>();
+                    keyLimits.forEach((id, value) -> limits.put(new SpendRules.Subject(SpendSnapshot.KEY, id), value));
+                    teamLimits.forEach(
+                            (id, value) -> limits.put(new SpendRules.Subject(SpendSnapshot.TEAM, id), value));
+                    return queue(connection, SpendRules.toPublish(changed, limits, now, zone.zone()), now);
+                });
+    }
+
+    private static Uni<Boolean> queue(SqlConnection connection, List<SpendRules.Totals> published, Instant now) {
+        if (published.isEmpty()) {
+            return Uni.createFrom().item(false);
+        }
+        return connection
+                .preparedQuery(VERSIONS)
+                .execute(Tuple.of(published.size()))
+                .flatMap(versions -> {
+                    int n = published.size();
+                    String[] topic = new String[n];
+                    String[] key = new String[n];
+                    String[] payload = new String[n];
+                    String[] createdAt = new String[n];
+                    int i = 0;
+                    for (Row version : versions) {
+                        SpendRules.Totals totals = published.get(i);
+                        topic[i] = Topics.SPEND;
+                        key[i] = totals.subject().recordKey();
+                        payload[i] = Json.write(SpendRules.snapshot(totals, version.getLong("version"), now));
+                        createdAt[i] = now.toString();
+                        i++;
+                    }
+                    return connection.preparedQuery(QUEUE).execute(Tuple.of(topic, key, payload, createdAt));
+                })
+                .replaceWith(true);
+    }
+
+    /** The budgets of the subjects that still exist (a deleted one is absent). */
+    private static Uni<Map<String, Limits>> limits(SqlConnection connection, String table, LinkedHashSet<String> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return connection
+                .preparedQuery("SELECT id, max_budget, budget_duration FROM " + table + " WHERE id = ANY($1::text[])")
+                .execute(Tuple.of(ids.toArray(String[]::new)))
+                .map(SpendLedger::budgets);
+    }
+
+    private static Map<String, Limits> budgets(RowSet<Row> rows) {
+        Map<String, Limits> out = new HashMap<>();
+        for (Row row : rows) {
+            out.put(
+                    row.getString("id"),
+                    StateRows.limits(
+                            null, null, null, row.getBigDecimal("max_budget"), row.getString("budget_duration")));
+        }
+        return out;
+    }
+
+    private static Tuple upsertColumns(List<SpendRules.Totals> deltas, Instant now) {
+        int n = deltas.size();
+        String[] subject = new String[n];
+        String[] subjectId = new String[n];
+        String[] duration = new String[n];
+        OffsetDateTime[] windowStart = new OffsetDateTime[n];
+        OffsetDateTime[] windowEnd = new OffsetDateTime[n];
+        Long[] spend = new Long[n];
+        Long[] requests = new Long[n];
+        Long[] input = new Long[n];
+        Long[] output = new Long[n];
+        Long[] cacheRead = new Long[n];
+        Long[] cacheWrite = new Long[n];
+        OffsetDateTime[] asOf = new OffsetDateTime[n];
+        for (int i = 0; i < n; i++) {
+            SpendRules.Totals delta = deltas.get(i);
+            subject[i] = delta.subject().kind();
+            subjectId[i] = delta.subject().id();
+            duration[i] = delta.window().duration();
+            windowStart[i] = utc(delta.window().start());
+            windowEnd[i] = utc(delta.window().end());
+            spend[i] = delta.spendMicros();
+            requests[i] = delta.requests();
+            input[i] = delta.inputTokens();
+            output[i] = delta.outputTokens();
+            cacheRead[i] = delta.cacheReadTokens();
+            cacheWrite[i] = delta.cacheWriteTokens();
+            asOf[i] = utc(delta.asOf());
+        }
+        return Tuple.from(new Object[] {
+            subject,
+            subjectId,
+            duration,
+            windowStart,
+            windowEnd,
+            spend,
+            requests,
+            input,
+            output,
+            cacheRead,
+            cacheWrite,
+            asOf,
+            utc(now)
+        });
+    }
+
+    static OffsetDateTime utc(Instant instant) {
+        return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+}

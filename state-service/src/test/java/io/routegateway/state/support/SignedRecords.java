@@ -1,0 +1,40 @@
+package io.routegateway.state.support;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import io.routegateway.core.crypto.StateSignature;
+import io.routegateway.core.crypto.StateVerifier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Checks that state-topic records carry a valid signature, as every gateway checks them. */
+public final class SignedRecords {
+
+    /** The %test pair's public half, as the gateways' %test profile holds it. */
+    private static final StateVerifier VERIFIER =
+            StateVerifier.fromSpec("k1=MCowBQYDK2VwAyEAxjNvnsJavKodrTFRxNBuceojR4W4BORHWBaUyi3wSng=");
+
+    private SignedRecords() {}
+
+    /** Every record (tombstones too) is signed over its topic, key and value with the %test key. */
+    public static void assertSigned(List<ConsumerRecord<String, String>> records) {
+        assertThat(records)
+                .isNotEmpty()
+                .allSatisfy(record -> assertThat(VERIFIER.verify(
+                                record.topic(),
+                                record.key(),
+                                record.value(),
+                                header(record, StateSignature.KEY_ID_HEADER),
+                                header(record, StateSignature.SIGNATURE_HEADER)))
+                        .as("%s %s", record.topic(), record.key())
+                        .isEqualTo(StateVerifier.Result.VALID));
+    }
+
+    private static String header(ConsumerRecord<String, String> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
