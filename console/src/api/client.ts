@@ -103,7 +103,7 @@ export interface AdmissionCheck {
 }
 
 /** A route check answer with its admission part (absent on a service that predates teams). */
-export type RouteCheckWithAdmission = RouteCheckView & { admission?: AdmissionCheck | null };
+export type RouteCheckWithAdmission = Omit<RouteCheckView, 'admission'> & { admission?: AdmissionCheck | null };
 
 /** An AccessKey with its team and limits (absent on a service that predates teams). */
 export type KeyWithLimits = Omit<AccessKeyView, 'team_id' | 'limits'> & { team_id?: string | null; limits?: Limits | null };
@@ -130,7 +130,7 @@ export interface AuthorizeStart {
 }
 
 /** A credential view with its auth view (null for api keys and static-token official credentials; the document types none of its fields nullable). */
-export type CredentialWithAuth = Omit<CredentialView, 'oauth'> & { oauth?: OAuthView | null; limits?: CredentialLimits | null };
+export type CredentialWithAuth = Omit<CredentialView, 'oauth' | 'limits'> & { oauth?: OAuthView | null; limits?: CredentialLimits | null };
 
 export interface Page<T> {
   items: T[];
