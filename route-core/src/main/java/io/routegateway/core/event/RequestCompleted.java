@@ -48,8 +48,8 @@ public record RequestCompleted(
         boolean probe,
         String teamId,
         Long cacheReadTokens,
-        Long cacheWrite5mTokens,
-        Long cacheWrite1hTokens,
+        @JsonProperty("cache_write_5m_tokens") Long cacheWrite5mTokens,
+        @JsonProperty("cache_write_1h_tokens") Long cacheWrite1hTokens,
         Long reasoningTokens) {
 
     public static final String TYPE = "request-completed.v1";

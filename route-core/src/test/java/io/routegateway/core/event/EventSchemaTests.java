@@ -45,7 +45,10 @@ class EventSchemaTests {
                 AccessKeySnapshot.class,
                 GroupSnapshot.class,
                 RuntimeSettingsSnapshot.class,
-                RequestCompleted.class)) {
+                RequestCompleted.class,
+                TeamSnapshot.class,
+                LeaseEvent.class,
+                SpendSnapshot.class)) {
             String name = type.getField("TYPE").get(null).toString();
             JsonNode sample = sample(name);
             Object value = Json.MAPPER.treeToValue(sample, type);
