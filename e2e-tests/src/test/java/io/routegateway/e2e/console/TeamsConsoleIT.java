@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,7 +53,7 @@ class TeamsConsoleIT extends EndToEndTest {
         browser.click(By.cssSelector("[data-testid=team-create]"));
         browser.type(By.id("team-id"), teamId);
         browser.type(By.id("team-name"), teamName);
-        browser.type(By.id("team-weight"), "3");
+        replace(By.id("team-weight"), "3");
         browser.type(By.id("team-rpm_limit"), "60");
         browser.type(By.id("team-max_parallel_requests"), "4");
         browser.type(By.id("team-max_budget"), "5");
@@ -142,6 +143,15 @@ class TeamsConsoleIT extends EndToEndTest {
         browser.click(By.cssSelector("[data-testid=team-delete-confirm]"));
         browser.gone(By.cssSelector("tr[data-team-id='" + teamId + "']"));
         admin(404, "GET", "/teams/" + teamId, null);
+    }
+
+    /**
+     * Replaces a field's text the way a person does (select all, type): Selenium's clear() does not
+     * reach React's state, so a field holding a default (the weight's 1) would keep it.
+     */
+    private void replace(By by, String text) {
+        WebElement field = browser.visible(by);
+        field.sendKeys(Keys.chord(Keys.CONTROL, "a"), text);
     }
 
     private JsonNode admin(int status, String method, String path, Object body) {
