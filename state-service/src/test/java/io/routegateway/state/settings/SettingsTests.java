@@ -89,6 +89,24 @@ class SettingsTests {
         assertThat(after.publishedAt()).isNotNull();
     }
 
+    @Test
+    void thePublishedSettingsCarryTheModelPricesTheGatewaysPriceBudgetsWith() {
+        admin().body(Map.of(
+                        "model_prices",
+                        Map.of("priced-model", Map.of("input_per_million", 2, "output_per_million", 4))))
+                .patch("/admin/v1/settings")
+                .then()
+                .statusCode(200);
+
+        RuntimeSettingsSnapshot published = await().atMost(Duration.ofSeconds(60))
+                .until(
+                        SettingsTests::lastPublished,
+                        last -> last != null && last.prices().prices().containsKey("priced-model"));
+
+        assertThat(published.prices().costMicros("priced-model", null, 1000L, 1000L))
+                .isEqualTo(6000L);
+    }
+
     private static RuntimeSettingsSnapshot lastPublished() throws Exception {
         List<ConsumerRecord<String, String>> records = TestKafka.readKey(Topics.SETTINGS, RuntimeSettingsSnapshot.KEY);
         if (records.isEmpty()) {
