@@ -4,7 +4,7 @@ import type { KeyWithLimits, SpendView } from '../api/client';
 import { NO_LIMITS } from '../limits';
 import { keySpend } from '../spend';
 import { language } from '../test-setup';
-import { AccessKeysPage, KEY_PAGE_SIZE, keyFieldsForCode, teamAndLimitsBody } from './AccessKeys';
+import { AccessKeysPage, KEY_PAGE_SIZE, keyFieldsForCode, newestFirst, teamAndLimitsBody } from './AccessKeys';
 
 // antd renders in jsdom take seconds on a loaded 2-core machine: wait for conditions up to 15 s
 configure({ asyncUtilTimeout: 15_000 });
@@ -51,9 +51,16 @@ function spend(usd: number, budget: number | null): SpendView {
   };
 }
 
-const MANY = Array.from({ length: 45 }, (_, i) =>
-  key(i + 1, i === 0 ? { team_id: 'research', limits: { ...NO_LIMITS, rpm_limit: 30, max_budget: 2, budget_duration: '1mo' } } : {}),
-);
+// k1 is the newest key; the API answers oldest first, as it stores them
+const MANY = Array.from({ length: 45 }, (_, i) => {
+  const createdAt = new Date(Date.UTC(2026, 11, 1) - i * 60_000).toISOString();
+  return key(
+    i + 1,
+    i === 0
+      ? { created_at: createdAt, team_id: 'research', limits: { ...NO_LIMITS, rpm_limit: 30, max_budget: 2, budget_duration: '1mo' } }
+      : { created_at: createdAt },
+  );
+}).reverse();
 
 function server() {
   const calls: { method: string; url: string; body: unknown }[] = [];
@@ -105,6 +112,16 @@ describe('the key list', () => {
       Array.from({ length: KEY_PAGE_SIZE }, (_, i) => `/admin/v1/access-keys/k${KEY_PAGE_SIZE + i + 1}/spend`),
     );
     view.unmount();
+  });
+});
+
+describe('the key order', () => {
+  it('puts the newest key first, so a key just created is on page one', () => {
+    const older = key(1, { created_at: '2026-11-01T00:00:00Z' });
+    const newer = key(2, { created_at: '2026-12-01T00:00:00Z' });
+    const sameTimeB = key(4, { id: 'b', created_at: '2026-10-01T00:00:00Z' });
+    const sameTimeA = key(3, { id: 'a', created_at: '2026-10-01T00:00:00Z' });
+    expect(newestFirst([older, sameTimeB, newer, sameTimeA]).map((k) => k.id)).toEqual(['k2', 'k1', 'a', 'b']);
   });
 });
 

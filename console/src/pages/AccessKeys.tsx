@@ -24,6 +24,11 @@ const KEY_FIELDS: Record<string, string> = {
 
 export const KEY_PAGE_SIZE = 20;
 
+/** Newest first: the key an operator just made (or is looking for after an incident) is on page one. */
+export function newestFirst<T extends { created_at: string; id: string }>(keys: readonly T[]): T[] {
+  return [...keys].sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
+}
+
 /** The form fields an API code belongs to on the key form (the limits codes name their field). */
 export function keyFieldsForCode(code: string, message: string): (string | string[])[] {
   if (KEY_FIELDS[code]) return [KEY_FIELDS[code]];
@@ -48,7 +53,7 @@ export function teamAndLimitsBody(
 
 export function AccessKeysPage() {
   const { t } = useTranslation();
-  const keys = usePolling(() => api<KeyWithLimits[]>('GET', '/access-keys'), 5000);
+  const keys = usePolling(async () => newestFirst(await api<KeyWithLimits[]>('GET', '/access-keys')), 5000);
   const groups = usePolling(() => api<GroupView[]>('GET', '/groups'), 15000);
   const teams = usePolling(() => listAll<TeamView>('/teams?limit=500'), 15000);
   const groupNames = new Map((groups.data ?? []).map((g) => [g.id, g.name]));
@@ -95,6 +100,7 @@ export function AccessKeysPage() {
         keySpend.invalidate(editing.id);
       } else {
         setCreated(await api<CreatedAccessKey>('POST', '/access-keys', body));
+        setCurrent(1);
       }
       setEditing(undefined);
       void keys.reload();
