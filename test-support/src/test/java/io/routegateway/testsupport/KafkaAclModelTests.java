@@ -63,8 +63,13 @@ class KafkaAclModelTests {
     /** The gateways' leases (team and key limits shared between the replicas). */
     static final String ADMISSIONS = "route.admissions";
 
-    static final List<String> STATE_TOPICS =
-            List.of("route.credential-state", "route.access-keys", "route.groups", "route.settings");
+    static final List<String> STATE_TOPICS = List.of(
+            "route.credential-state",
+            "route.access-keys",
+            "route.groups",
+            "route.settings",
+            "route.teams",
+            "route.spend");
     static final List<String> DEAD_LETTER_TOPICS = List.of("route.outcomes.dlq", "route.usage.dlq");
 
     static final String GATEWAY = "route-gateway";
@@ -256,6 +261,14 @@ class KafkaAclModelTests {
             gateway.assign(List.of(partition));
             gateway.seek(partition, offset);
             assertThat(pollOne(gateway).offset()).isEqualTo(offset);
+        }
+        // state-service reads them for route check in a group of its own per start, as CredentialLoad does
+        try (KafkaConsumer<String, String> state = consumer(STATE, "state-service-leases-" + UUID.randomUUID())) {
+            TopicPartition partition = new TopicPartition(ADMISSIONS, 0);
+            state.assign(List.of(partition));
+            state.seek(partition, offset);
+            assertThat(pollOne(state).offset()).isEqualTo(offset);
+            state.commitSync(); // needs Read on the group
         }
         try (KafkaProducer<String, String> state = producer(STATE)) {
             assertRefused(state, ADMISSIONS);

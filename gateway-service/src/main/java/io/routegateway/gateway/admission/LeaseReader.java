@@ -2,7 +2,6 @@ package io.routegateway.gateway.admission;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +18,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.routegateway.core.event.LeaseEvent;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
+import io.routegateway.core.limits.Leases;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.view.AllPartitionsReader;
 import io.routegateway.gateway.view.ReplicaIdentity;
@@ -243,7 +243,7 @@ public class LeaseReader extends AllPartitionsReader {
                         where(record) + ": " + e.getClass().getSimpleName());
                 continue;
             }
-            LeaseEvent plausible = plausible(lease, now, leaseTtlMillis);
+            LeaseEvent plausible = Leases.plausible(lease, now, leaseTtlMillis);
             if (plausible == null) {
                 skips.skip(Topics.ADMISSIONS, StateTopicsReader.UNAPPLICABLE, where(record) + ": implausible lease");
                 continue;
@@ -258,41 +258,5 @@ public class LeaseReader extends AllPartitionsReader {
                         where(record) + ": " + e.getClass().getSimpleName());
             }
         }
-    }
-
-    /**
-     * The lease as far as it can be believed, or null: it names itself, its holder, what it is and
-     * when; a slot is held at most one lease term past now whatever the record says (a peer's clock
-     * or a forged record cannot hold a slot for longer).
-     */
-    static LeaseEvent plausible(LeaseEvent lease, long nowMillis, long leaseTtlMillis) {
-        if (lease == null
-                || lease.leaseId() == null
-                || lease.kind() == null
-                || lease.phase() == null
-                || lease.at() == null
-                || lease.reservedTokens() < 0
-                || (lease.settledTokens() != null && lease.settledTokens() < 0)
-                || (lease.costMicros() != null && lease.costMicros() < 0)
-                || (lease.accessKeyId() == null && lease.teamId() == null && lease.credentialId() == null)) {
-            return null;
-        }
-        Instant latest = Instant.ofEpochMilli(nowMillis + leaseTtlMillis);
-        if (lease.expiresAt() != null && lease.expiresAt().isAfter(latest)) {
-            return new LeaseEvent(
-                    lease.leaseId(),
-                    lease.origin(),
-                    lease.kind(),
-                    lease.phase(),
-                    lease.accessKeyId(),
-                    lease.teamId(),
-                    lease.credentialId(),
-                    lease.at(),
-                    latest,
-                    lease.reservedTokens(),
-                    lease.settledTokens(),
-                    lease.costMicros());
-        }
-        return lease;
     }
 }

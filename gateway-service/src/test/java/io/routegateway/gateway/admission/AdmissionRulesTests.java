@@ -9,6 +9,7 @@ import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.forward.Operation;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.limits.AdmissionDecision;
+import io.routegateway.core.limits.Leases;
 import io.routegateway.core.limits.LimitField;
 import io.routegateway.core.limits.LimitScope;
 import io.routegateway.core.limits.RateLimitHeaders;
@@ -90,14 +91,14 @@ class AdmissionRulesTests {
     void aPeersLeaseHoldsASlotAtMostOneTermFromNowAndNonsenseIsRefused() {
         long now = NOW.toEpochMilli();
         LeaseEvent forever = lease(NOW, NOW.plusSeconds(86_400), 10);
-        assertThat(LeaseReader.plausible(forever, now, 60_000).expiresAt()).isEqualTo(NOW.plusSeconds(60));
+        assertThat(Leases.plausible(forever, now, 60_000).expiresAt()).isEqualTo(NOW.plusSeconds(60));
         LeaseEvent fine = lease(NOW, NOW.plusSeconds(30), 10);
-        assertThat(LeaseReader.plausible(fine, now, 60_000)).isSameAs(fine);
-        assertThat(LeaseReader.plausible(lease(NOW, NOW.plusSeconds(30), -1), now, 60_000))
+        assertThat(Leases.plausible(fine, now, 60_000)).isSameAs(fine);
+        assertThat(Leases.plausible(lease(NOW, NOW.plusSeconds(30), -1), now, 60_000))
                 .isNull();
-        assertThat(LeaseReader.plausible(lease(null, NOW.plusSeconds(30), 1), now, 60_000))
+        assertThat(Leases.plausible(lease(null, NOW.plusSeconds(30), 1), now, 60_000))
                 .isNull();
-        assertThat(LeaseReader.plausible(null, now, 60_000)).isNull();
+        assertThat(Leases.plausible(null, now, 60_000)).isNull();
         LeaseEvent nobody = new LeaseEvent(
                 UUID.randomUUID(),
                 "peer",
@@ -111,7 +112,7 @@ class AdmissionRulesTests {
                 1,
                 null,
                 null);
-        assertThat(LeaseReader.plausible(nobody, now, 60_000))
+        assertThat(Leases.plausible(nobody, now, 60_000))
                 .as("counts for no one")
                 .isNull();
     }

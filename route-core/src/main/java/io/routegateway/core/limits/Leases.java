@@ -100,4 +100,41 @@ public final class Leases {
                 settledTokens,
                 costMicros);
     }
+
+    /**
+     * A peer's lease as far as it can be believed, or null: it names itself, its holder, what it is
+     * and when; a slot is held at most one lease term past now whatever the record says (a peer's
+     * clock or a forged record cannot hold a slot for longer). Every reader of {@code
+     * route.admissions} passes what it reads through this before counting it.
+     */
+    public static LeaseEvent plausible(LeaseEvent lease, long nowMillis, long leaseTtlMillis) {
+        if (lease == null
+                || lease.leaseId() == null
+                || lease.kind() == null
+                || lease.phase() == null
+                || lease.at() == null
+                || lease.reservedTokens() < 0
+                || (lease.settledTokens() != null && lease.settledTokens() < 0)
+                || (lease.costMicros() != null && lease.costMicros() < 0)
+                || (lease.accessKeyId() == null && lease.teamId() == null && lease.credentialId() == null)) {
+            return null;
+        }
+        Instant latest = Instant.ofEpochMilli(nowMillis + leaseTtlMillis);
+        if (lease.expiresAt() != null && lease.expiresAt().isAfter(latest)) {
+            return new LeaseEvent(
+                    lease.leaseId(),
+                    lease.origin(),
+                    lease.kind(),
+                    lease.phase(),
+                    lease.accessKeyId(),
+                    lease.teamId(),
+                    lease.credentialId(),
+                    lease.at(),
+                    latest,
+                    lease.reservedTokens(),
+                    lease.settledTokens(),
+                    lease.costMicros());
+        }
+        return lease;
+    }
 }

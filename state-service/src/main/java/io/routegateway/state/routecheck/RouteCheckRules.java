@@ -19,6 +19,7 @@ import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.Affinity;
 import io.routegateway.core.select.AffinityKey;
 import io.routegateway.core.select.AffinityTable;
+import io.routegateway.core.select.FullCredentials;
 import io.routegateway.core.select.PoolView;
 import io.routegateway.core.select.ProtocolRule;
 import io.routegateway.core.select.RouteRequest;
@@ -84,6 +85,14 @@ public final class RouteCheckRules {
 
     /** The gateway's routing decision for the checked input over {@code view}, with its trace. */
     public static RouteCheckView route(Checked checked, PoolView view, Instant now) {
+        return route(checked, view, FullCredentials.NONE, now);
+    }
+
+    /**
+     * The gateway's routing decision, skipping the credentials {@code full} names ({@code
+     * credential_full}) as a gateway does.
+     */
+    public static RouteCheckView route(Checked checked, PoolView view, FullCredentials full, Instant now) {
         RouteCheckInput input = checked.input();
         Protocol protocol = checked.protocol();
         boolean embeddings = checked.embeddings();
@@ -109,7 +118,7 @@ public final class RouteCheckRules {
                 Inputs.ids(input.excludedCredentialIds(), AdminCodes.CREDENTIAL_IDS, Inputs.MAX_CREDENTIAL_IDS));
         SplittableRandom rng = input.seed() == null ? new SplittableRandom() : new SplittableRandom(input.seed());
         return RouteCheckView.of(
-                Router.route(view, request, excluded, affinity, rng, now, true), hex(affinityKey), rule);
+                Router.route(view, request, excluded, true, full, affinity, rng, now, true), hex(affinityKey), rule);
     }
 
     /**

@@ -32,8 +32,9 @@ import io.smallrye.mutiny.Uni;
  * request first. Nothing is sent upstream and nothing is
  * written. Differences from a live gateway: no recent outcome counts (auto weights are the
  * no-history 50), no affinity memory unless one is simulated, the check is the request's first
- * attempt (the cooling probe not yet spent), and no live rate, token or concurrency counts (of keys,
- * teams or credentials).
+ * attempt (the cooling probe not yet spent), and no live rate, token or concurrency counts of keys
+ * or teams. A credential at its own limits is skipped with {@code credential_full} as the gateways'
+ * attempt leases say ({@link CredentialLoad}).
  */
 @ApplicationScoped
 public class RouteCheckService {
@@ -41,10 +42,12 @@ public class RouteCheckService {
     private final PoolReader pool;
     private final TeamRepository teams;
     private final SpendReader spend;
+    private final CredentialLoad load;
     private final Clock clock;
 
-    RouteCheckService(PoolReader pool, TeamRepository teams, SpendReader spend, Clock clock) {
+    RouteCheckService(PoolReader pool, TeamRepository teams, SpendReader spend, CredentialLoad load, Clock clock) {
         this.pool = pool;
+        this.load = load;
         this.teams = teams;
         this.spend = spend;
         this.clock = clock;
@@ -55,7 +58,7 @@ public class RouteCheckService {
         return pool.read().flatMap(stored -> {
             Instant now = clock.instant();
             PoolView view = stored.view(now);
-            RouteCheckView routed = RouteCheckRules.route(checked, view, now);
+            RouteCheckView routed = RouteCheckRules.route(checked, view, load.full(now), now);
             AccessKeySnapshot key = RouteCheckRules.key(checked, view);
             if (key == null) {
                 return Uni.createFrom().item(routed);

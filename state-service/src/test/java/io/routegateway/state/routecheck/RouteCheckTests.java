@@ -1,15 +1,23 @@
 package io.routegateway.state.routecheck;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import jakarta.inject.Inject;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.core.event.LeaseEvent;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.json.Json;
+import io.routegateway.core.limits.Leases;
 import io.routegateway.state.outcome.CredentialEventService;
 import io.routegateway.state.support.AdminApiFixtures;
+import io.routegateway.state.support.TestKafka;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import static io.routegateway.state.support.AdminApiFixtures.admin;
@@ -49,6 +57,52 @@ class RouteCheckTests {
 
     static Map<String, Object> check(String keyId, String protocol, String model) {
         return Map.of("access_key_id", keyId, "protocol", protocol, "model", model);
+    }
+
+    /**
+     * A credential at its own {@code max_parallel_requests}, as the gateways' attempt leases on {@code
+     * route.admissions} say, is skipped with {@code credential_full}, and serves again once the attempt
+     * ends; records that cannot be read or believed do not stop the count.
+     */
+    @Test
+    void aCredentialAtItsOwnParallelLimitIsCredentialFullUntilItsAttemptEnds() throws Exception {
+        Pool pool = pool(Map.of());
+        admin().body(Map.of("limits", Map.of("max_parallel_requests", 1)))
+                .patch("/admin/v1/credentials/" + pool.credential())
+                .then()
+                .statusCode(200);
+        Instant now = Instant.now();
+        LeaseEvent attempt = Leases.openAttempt(
+                UUID.randomUUID(),
+                "gateway-elsewhere",
+                pool.credential(),
+                pool.keyId(),
+                null,
+                now,
+                Duration.ofSeconds(60));
+        TestKafka.send(Topics.ADMISSIONS, pool.credential(), "not a lease \u0000");
+        TestKafka.send(Topics.ADMISSIONS, pool.credential(), "{\"lease_id\":null}");
+        TestKafka.send(Topics.ADMISSIONS, pool.credential(), Json.write(attempt));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> admin().body(check(pool.keyId(), "openai_chat", "gpt-5.6-sol"))
+                        .post("/admin/v1/route-check")
+                        .then()
+                        .statusCode(200)
+                        .body("decision", equalTo("refused"))
+                        .body("reason_code", equalTo("no_available_credential"))
+                        .body("trace.groups[0].credentials[0].reason", equalTo("credential_full")));
+
+        TestKafka.send(
+                Topics.ADMISSIONS, pool.credential(), Json.write(Leases.close(attempt, Instant.now(), null, null)));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> admin().body(check(pool.keyId(), "openai_chat", "gpt-5.6-sol"))
+                        .post("/admin/v1/route-check")
+                        .then()
+                        .statusCode(200)
+                        .body("decision", equalTo("selected"))
+                        .body("selected.credential_id", equalTo(pool.credential())));
     }
 
     @Test
