@@ -38,7 +38,8 @@ public record RuntimeSettings(
     public static final String BLACKLIST_THRESHOLD_CODE = "validation.blacklist_threshold";
     public static final String AFFINITY_TTL_CODE = "validation.affinity_ttl_seconds";
     public static final String AFFINITY_CAPACITY_CODE = "validation.affinity_capacity";
-    public static final String UNKNOWN_SETTING_CODE = "validation.unknown_setting";
+    /** The admin API's one code for a field it does not know, on every endpoint. */
+    public static final String UNKNOWN_SETTING_CODE = "validation.unknown_field";
 
     public static final RuntimeSettings DEFAULTS = new RuntimeSettings(
             0, AffinityTable.DEFAULT_TTL.toSeconds(), AffinityTable.DEFAULT_CAPACITY, ModelPrices.NONE);
@@ -85,7 +86,7 @@ public record RuntimeSettings(
      */
     public RuntimeSettings withPatch(JsonNode patch) {
         if (patch == null || !patch.isObject()) {
-            throw new ValidationException(UNKNOWN_SETTING_CODE, "settings must be a JSON object");
+            throw new ValidationException("validation.malformed_json", "settings must be a JSON object");
         }
         RuntimeSettings next = this;
         Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();

@@ -49,7 +49,7 @@ class RuntimeSettingsTests {
                 "{\"affinity_capacity\":0}|validation.affinity_capacity",
                 "{\"affinity_capacity\":2.5}|validation.affinity_capacity",
                 "{\"model_prices\":[1]}|validation.model_prices",
-                "{\"colour\":1}|validation.unknown_setting"
+                "{\"colour\":1}|validation.unknown_field"
             })
     void badValuesAreRejectedWithTheirCode(String patch, String code) {
         assertThatThrownBy(() -> RuntimeSettings.DEFAULTS.withPatch(json(patch)))

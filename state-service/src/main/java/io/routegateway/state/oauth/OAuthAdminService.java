@@ -28,6 +28,7 @@ import io.routegateway.state.repository.CredentialRepository;
 import io.routegateway.state.repository.PendingAuthorizationEntity;
 import io.routegateway.state.repository.StateRows;
 import io.routegateway.state.web.AdminException;
+import io.routegateway.state.web.JsonBody;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -80,6 +81,7 @@ public class OAuthAdminService {
 
     /** Stores pasted material ({@code credentials_json} or the token fields) and answers the auth view. */
     public Uni<OAuthAdminView> put(String id, JsonNode body) {
+        JsonBody.refuseUnknownFields(body, OAuthInputs.Material.class);
         return writes.inTransaction(() -> credentials.findForUpdate(id).flatMap(row -> {
             if (row == null) {
                 throw AdminException.notFound("credential", id);
@@ -98,6 +100,7 @@ public class OAuthAdminService {
      * OAuthAdminRules#PENDING_TTL}; started flows that expired are dropped on the way.
      */
     public Uni<AuthorizeStartView> authorize(String id, JsonNode body) {
+        JsonBody.refuseUnknownFields(body, OAuthInputs.Authorize.class);
         return Panache.withTransaction(() -> credentials.findById(id).flatMap(row -> {
             if (row == null) {
                 throw AdminException.notFound("credential", id);
@@ -134,6 +137,7 @@ public class OAuthAdminService {
      * failed exchange is 502 {@code oauth_exchange_failed}, its message without the code or verifier.
      */
     public Uni<OAuthAdminView> callback(String id, JsonNode body) {
+        JsonBody.refuseUnknownFields(body, OAuthInputs.Callback.class);
         Pkce.Callback callback = OAuthAdminRules.callback(body);
         return Panache.withTransaction(() -> official(credentials.findById(id), id)
                         .flatMap(

@@ -49,7 +49,7 @@ public class TeamResource {
     @Operation(summary = "Create a team (unknown fields are refused)")
     public Uni<RestResponse<TeamView>> create(
             @RequestBody(content = @Content(schema = @Schema(implementation = TeamInput.class))) JsonNode body) {
-        return service.create(JsonBody.readStrict(body, TeamInput.class))
+        return service.create(JsonBody.read(body, TeamInput.class))
                 .map(created -> RestResponse.status(RestResponse.Status.CREATED, created));
     }
 
@@ -66,7 +66,7 @@ public class TeamResource {
     public Uni<TeamView> update(
             @PathParam("id") String id,
             @RequestBody(content = @Content(schema = @Schema(implementation = TeamInput.class))) JsonNode body) {
-        return service.update(id, JsonBody.readStrict(body, TeamInput.class));
+        return service.update(id, JsonBody.read(body, TeamInput.class));
     }
 
     @DELETE

@@ -3,6 +3,7 @@ package io.routegateway.state.web;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * A refusal of the admin API with its HTTP status and stable code. Messages are written for
@@ -37,6 +38,15 @@ public final class AdminException extends RuntimeException {
      * own message is not used because it can quote the input.
      */
     public static AdminException fromJson(JsonProcessingException e) {
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            String field = unknown.getPropertyName();
+            String where = path(unknown);
+            return invalid(
+                    AdminCodes.UNKNOWN_FIELD,
+                    JsonBody.isPlainName(field) && where.matches("[a-z0-9_.\\[\\]]{1,200}")
+                            ? "unknown field " + where
+                            : "an unknown field");
+        }
         if (e instanceof MismatchedInputException mismatch
                 && !mismatch.getPath().isEmpty()) {
             return invalid(AdminCodes.FIELD_TYPE, "wrong JSON type for " + path(mismatch));

@@ -31,13 +31,20 @@ public record JsonBody<T>(T value, ObjectNode raw) {
     private static final ObjectMapper STRICT = strict(Json.MAPPER.copy());
 
     /**
+     * Reads {@code body} as {@code type}. A field the input record does not have (unknown or misspelt:
+     * {@code "wieght"}), at the top or inside a nested record, is refused with {@code
+     * validation.unknown_field} instead of being ignored, so a typo never looks like a write that
+     * worked; the message names the field only when it is a plain name.
+     *
      * @throws AdminException {@code validation.malformed_json} when the body is missing or not an
-     *     object, {@code validation.field_type} for a field of the wrong type
+     *     object, {@code validation.unknown_field} for a field the record does not have, {@code
+     *     validation.field_type} for a field of the wrong type
      */
-    public static <T> JsonBody<T> read(JsonNode body, Class<T> type) {
+    public static <T extends Record> JsonBody<T> read(JsonNode body, Class<T> type) {
         if (body == null || !body.isObject()) {
             throw AdminException.invalid(AdminCodes.MALFORMED_JSON, "the body must be a JSON object");
         }
+        refuseUnknownFields(body, type);
         try {
             return new JsonBody<>(STRICT.treeToValue(body, type), (ObjectNode) body);
         } catch (JsonProcessingException e) {
@@ -46,27 +53,37 @@ public record JsonBody<T>(T value, ObjectNode raw) {
     }
 
     /**
-     * {@link #read}, and a field the input record does not have (unknown or misspelt: {@code
-     * "wieght"}) is refused with {@code validation.unknown_field} instead of being ignored, so a typo
-     * never looks like a write that worked. The message names the field only when it is a plain
-     * name.
+     * Refuses a top-level field of {@code body} that {@code type} does not have, with {@code
+     * validation.unknown_field}: for bodies that are read by hand (the OAuth material, whose form
+     * depends on which fields are present) as well as bound ones. Anything but an object passes.
      */
-    public static <T extends Record> JsonBody<T> readStrict(JsonNode body, Class<T> type) {
-        if (body != null && body.isObject()) {
-            Set<String> known = fieldsOf(type);
-            Iterator<String> names = body.fieldNames();
-            while (names.hasNext()) {
-                String name = names.next();
-                if (!known.contains(name)) {
-                    throw AdminException.invalid(
-                            AdminCodes.UNKNOWN_FIELD,
-                            (PLAIN_NAME.matcher(name).matches() ? "unknown field " + name : "an unknown field")
-                                    + "; the fields are "
-                                    + known.stream().sorted().toList());
-                }
+    public static void refuseUnknownFields(JsonNode body, Class<? extends Record> type) {
+        if (body == null || !body.isObject()) {
+            return;
+        }
+        Set<String> known = fieldsOf(type);
+        Iterator<String> names = body.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            if (!known.contains(name)) {
+                throw unknownField(name, known);
             }
         }
-        return read(body, type);
+    }
+
+    /** {@code validation.unknown_field}, naming the field only when it is a plain name (never echoing markup or NUL). */
+    static AdminException unknownField(String name, Set<String> known) {
+        return AdminException.invalid(
+                AdminCodes.UNKNOWN_FIELD,
+                (PLAIN_NAME.matcher(name).matches() ? "unknown field " + name : "an unknown field")
+                        + (known == null
+                                ? ""
+                                : "; the fields are " + known.stream().sorted().toList()));
+    }
+
+    /** Whether {@code name} may be echoed in a message. */
+    static boolean isPlainName(String name) {
+        return name != null && PLAIN_NAME.matcher(name).matches();
     }
 
     private static final Pattern PLAIN_NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
@@ -81,6 +98,8 @@ public record JsonBody<T>(T value, ObjectNode raw) {
 
     private static ObjectMapper strict(ObjectMapper mapper) {
         mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        // a nested record's unknown field too (a model mapping's "tto"); the top level is checked first
+        mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         for (LogicalType type : new LogicalType[] {
             LogicalType.Textual, LogicalType.Boolean, LogicalType.Integer, LogicalType.Float, LogicalType.DateTime
         }) {

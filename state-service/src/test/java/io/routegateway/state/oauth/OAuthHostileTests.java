@@ -131,7 +131,9 @@ class OAuthHostileTests {
         Map<String, Object> both = new HashMap<>(tokenFields(sent, expiry, null));
         both.put("credentials_json", file);
         refusals.add(new Refusal("both forms", both, "validation.oauth_body"));
-        refusals.add(new Refusal("neither form", Map.of("name", "x"), "validation.oauth_body"));
+        refusals.add(new Refusal("neither form", Map.of(), "validation.oauth_body"));
+        refusals.add(
+                new Refusal("a field the endpoint does not take", Map.of("name", "x"), "validation.unknown_field"));
         refusals.add(new Refusal("an array body", List.of(file), "validation.oauth_body"));
         refusals.add(new Refusal(
                 "not JSON at all", "{\"credentials_json\": \"" + sent.access(), "validation.malformed_json"));

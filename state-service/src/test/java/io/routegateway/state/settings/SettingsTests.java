@@ -123,7 +123,7 @@ class SettingsTests {
                 "ttl 0|{\"affinity_ttl_seconds\":0}|validation.affinity_ttl_seconds",
                 "capacity 0|{\"affinity_capacity\":0}|validation.affinity_capacity",
                 "negative price|{\"model_prices\":{\"m\":{\"input_per_million\":-1,\"output_per_million\":1}}}|validation.model_prices",
-                "unknown key|{\"colour\":\"blue\"}|validation.unknown_setting"
+                "unknown key|{\"colour\":\"blue\"}|validation.unknown_field"
             })
     void aBadValueRefusesTheWholeUpdate(String label, String body, String code) {
         String before = admin().get("/admin/v1/settings").then().extract().asString();

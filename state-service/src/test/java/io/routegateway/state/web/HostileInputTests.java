@@ -140,7 +140,7 @@ class HostileInputTests {
                     "PATCH",
                     "/settings",
                     Map.of("setting" + bad, 1),
-                    "validation.unknown_setting|validation.malformed_json"));
+                    "validation.unknown_field|validation.malformed_json"));
             refusals.add(new Refusal(
                     "POST",
                     "/route-check",
