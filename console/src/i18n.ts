@@ -208,7 +208,8 @@ export const resources = {
         hasKeys_other: '无法删除团队“{{name}}”：还有 {{count}} 个 AccessKey 属于它（team.has_keys）。请先把这些 Key 移到其他团队或删除。',
         deleted: '团队已删除',
         tokens: 'tokens（输入 / 输出）',
-        cacheTokens: '缓存 tokens（读 / 写）',
+        cacheTokens: '缓存 tokens（读 / 5 分钟写 / 1 小时写）',
+        reasoningTokens: '推理 tokens（含在输出内）',
         noSpend: '本周期还没有花费',
       },
       limits: {
@@ -316,6 +317,8 @@ export const resources = {
         affinityTtl: '亲和记录 TTL（秒）',
         affinityCapacity: '亲和记录容量',
         modelPrices: '模型价格（JSON，每百万 tokens 美元）',
+        modelPricesHelp:
+          '每个模型：input_per_million、output_per_million（必填）；可选 reasoning_per_million（默认按输出价）、cache_read_per_million、cache_write_5m_per_million、cache_write_1h_per_million（默认按输入价）',
         invalidJson: '不是有效的 JSON',
       },
       updatedLive: '每 3 秒自动刷新',
@@ -525,7 +528,8 @@ export const resources = {
         hasKeys_other: 'Team "{{name}}" cannot be deleted: {{count}} AccessKeys still belong to it (team.has_keys). Move them to another team or delete them first.',
         deleted: 'Team deleted',
         tokens: 'Tokens (input / output)',
-        cacheTokens: 'Cache tokens (read / write)',
+        cacheTokens: 'Cache tokens (read / 5-minute write / 1-hour write)',
+        reasoningTokens: 'Reasoning tokens (part of the output)',
         noSpend: 'Nothing spent in this window yet',
       },
       limits: {
@@ -633,6 +637,8 @@ export const resources = {
         affinityTtl: 'Affinity TTL (seconds)',
         affinityCapacity: 'Affinity capacity',
         modelPrices: 'Model prices (JSON, USD per million tokens)',
+        modelPricesHelp:
+          'Per model: input_per_million, output_per_million (required); optional reasoning_per_million (default: the output price), cache_read_per_million, cache_write_5m_per_million, cache_write_1h_per_million (default: the input price)',
         invalidJson: 'Not valid JSON',
       },
       updatedLive: 'refreshes every 3 seconds',

@@ -14,6 +14,9 @@ function spend(usd: number): SpendView {
     output_tokens: 1,
     cache_read_tokens: 0,
     cache_write_tokens: 0,
+    cache_write_5m_tokens: 0,
+    cache_write_1h_tokens: 0,
+    reasoning_tokens: 0,
     by_model: [],
   };
 }

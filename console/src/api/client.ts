@@ -71,7 +71,12 @@ export interface SpendView {
   input_tokens: number;
   output_tokens: number;
   cache_read_tokens: number;
+  /** 5-minute and 1-hour cache writes together */
   cache_write_tokens: number;
+  cache_write_5m_tokens: number;
+  cache_write_1h_tokens: number;
+  /** of the output tokens, the reasoning ones */
+  reasoning_tokens: number;
   by_model: { model: string; spend_usd: number; requests: number }[];
 }
 

@@ -47,6 +47,9 @@ function spend(usd: number, budget: number | null): SpendView {
     output_tokens: 10,
     cache_read_tokens: 0,
     cache_write_tokens: 0,
+    cache_write_5m_tokens: 0,
+    cache_write_1h_tokens: 0,
+    reasoning_tokens: 0,
     by_model: [],
   };
 }

@@ -58,7 +58,7 @@ export function SettingsPage() {
       <Form.Item name="affinity_capacity" label={t('settings.affinityCapacity')}>
         <InputNumber />
       </Form.Item>
-      <Form.Item name="model_prices" label={t('settings.modelPrices')}>
+      <Form.Item name="model_prices" label={t('settings.modelPrices')} extra={t('settings.modelPricesHelp')}>
         <Input.TextArea rows={8} style={{ fontFamily: 'monospace' }} />
       </Form.Item>
       <Button type="primary" onClick={save}>

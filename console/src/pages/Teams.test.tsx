@@ -41,6 +41,9 @@ function spend(overrides: Partial<SpendView> = {}): SpendView {
     output_tokens: 50,
     cache_read_tokens: 0,
     cache_write_tokens: 0,
+    cache_write_5m_tokens: 0,
+    cache_write_1h_tokens: 0,
+    reasoning_tokens: 0,
     by_model: [
       { model: 'gpt-5.6-sol', spend_usd: 1.0, requests: 5 },
       { model: 'glm-5.3', spend_usd: 0.2, requests: 2 },

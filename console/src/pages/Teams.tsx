@@ -49,8 +49,10 @@ function TeamSpend({ entry }: { entry: SpendEntry | undefined }) {
           {spend.input_tokens} / {spend.output_tokens}
         </Descriptions.Item>
         <Descriptions.Item label={t('team.cacheTokens')}>
-          {spend.cache_read_tokens} / {spend.cache_write_tokens}
+          {spend.cache_read_tokens} / {spend.cache_write_5m_tokens} /{' '}
+          {spend.cache_write_1h_tokens}
         </Descriptions.Item>
+        <Descriptions.Item label={t('team.reasoningTokens')}>{spend.reasoning_tokens}</Descriptions.Item>
       </Descriptions>
       <Typography.Title level={5}>{t('team.spendByModel')}</Typography.Title>
       {rows.length === 0 ? (

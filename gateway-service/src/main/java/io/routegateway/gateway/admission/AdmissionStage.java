@@ -165,8 +165,16 @@ public class AdmissionStage {
             return;
         }
         Long tokens = settledTokens(record);
+        // priced per token kind, as state-service prices the stored usage row
         Long cost = prices().costMicros(
-                        record.modelKey(), record.requestedModel(), record.inputTokens(), record.outputTokens());
+                        record.modelKey(),
+                        record.requestedModel(),
+                        record.inputTokens(),
+                        record.outputTokens(),
+                        record.cacheReadTokens(),
+                        record.cacheWrite5mTokens(),
+                        record.cacheWrite1hTokens(),
+                        record.reasoningTokens());
         ledger.close(ticket.lease(), record.occurredAt(), tokens, cost);
     }
 

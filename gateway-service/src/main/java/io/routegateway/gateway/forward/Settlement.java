@@ -15,7 +15,8 @@ import io.routegateway.gateway.publish.UsagePublisher;
 
 /**
  * The end of one forwarded request, exactly once: its request metric, its GenAI metrics and its usage
- * record (with its key's team), with the time to the first byte sent, and the close of its admission
+ * record (with its key's team and the token details priced apart: cache reads, 5-minute and 1-hour
+ * cache writes, reasoning), with the time to the first byte sent, and the close of its admission
  * lease. Keeps only what the record needs of the request (never its body, so a committed stream does
  * not hold its prompt).
  */
@@ -113,7 +114,12 @@ final class Settlement {
                         clientStream,
                         disconnected,
                         success)
-                .withTeam(ticket.teamId());
+                .withTeam(ticket.teamId())
+                .withTokenDetails(
+                        tokens.cacheReadTokens(),
+                        tokens.cacheWrite5mTokens(),
+                        tokens.cacheWrite1hTokens(),
+                        tokens.reasoningTokens());
         usage.publish(record);
         admission.settled(ticket, record);
     }

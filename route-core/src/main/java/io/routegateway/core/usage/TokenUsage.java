@@ -31,10 +31,39 @@ import io.routegateway.core.json.Json;
  *       candidatesTokenCount} + {@code thoughtsTokenCount}.
  * </ul>
  *
+ * <p>Beside the two totals, the parts priced apart ({@code ModelPrices}), each null when the
+ * upstream did not say:
+ *
+ * <ul>
+ *   <li>cache reads: OpenAI's {@code prompt_tokens_details.cached_tokens} (Responses: {@code
+ *       input_tokens_details.cached_tokens}), Anthropic's {@code cache_read_input_tokens}, Gemini's
+ *       {@code cachedContentTokenCount};
+ *   <li>cache writes: Anthropic's {@code cache_creation_input_tokens}, of which {@code
+ *       cache_creation.ephemeral_1h_input_tokens} were written for one hour and the rest for five
+ *       minutes ({@code ephemeral_5m_input_tokens}); without a {@code cache_creation} split every
+ *       write counts as a 5-minute one (Anthropic's default time to live);
+ *   <li>reasoning: OpenAI's {@code completion_tokens_details.reasoning_tokens} (Responses: {@code
+ *       output_tokens_details.reasoning_tokens}), Gemini's {@code thoughtsTokenCount}.
+ * </ul>
+ *
+ * <p>In a stream the last value seen wins field by field; the 1-hour part is kept apart from the
+ * writes' total, so a later frame that repeats the total without the split keeps the split.
+ *
  * @param inputTokens null when the response did not say
  * @param outputTokens null when the response did not say
+ * @param cacheReadTokens of the input tokens, those read from the prompt cache
+ * @param cacheWriteTokens of the input tokens, those written to the cache (5-minute and 1-hour together)
+ * @param cacheWrite1hTokens of the cache writes, those written for one hour; null when the upstream
+ *     did not split its writes
+ * @param reasoningTokens of the output tokens, the reasoning ones
  */
-public record TokenUsage(Long inputTokens, Long outputTokens) {
+public record TokenUsage(
+        Long inputTokens,
+        Long outputTokens,
+        Long cacheReadTokens,
+        Long cacheWriteTokens,
+        Long cacheWrite1hTokens,
+        Long reasoningTokens) {
 
     public static final TokenUsage UNKNOWN = new TokenUsage(null, null);
 
@@ -43,16 +72,113 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
 
     private static final String GEMINI_USAGE_KEY = "usageMetadata";
 
-    /** The record's two counts of a usage in the canonical form. */
+    /** Only the two totals known. */
+    public TokenUsage(Long inputTokens, Long outputTokens) {
+        this(inputTokens, outputTokens, null, null, null, null);
+    }
+
+    /** The record's counts of a usage in the canonical form (no 1-hour split: the canonical form has none). */
     public static TokenUsage of(Usage usage) {
-        return new TokenUsage(usage.inputTokens(), usage.outputTokens());
+        return new TokenUsage(
+                usage.inputTokens(),
+                usage.outputTokens(),
+                usage.cacheReadTokens(),
+                usage.cacheWriteTokens(),
+                null,
+                usage.reasoningTokens());
+    }
+
+    /**
+     * The counts a usage record carries ({@code RequestCompleted}'s token details): the writes'
+     * total is the 5-minute and 1-hour writes summed.
+     */
+    public static TokenUsage ofDetails(
+            Long inputTokens,
+            Long outputTokens,
+            Long cacheReadTokens,
+            Long cacheWrite5mTokens,
+            Long cacheWrite1hTokens,
+            Long reasoningTokens) {
+        Long writes = cacheWrite5mTokens == null && cacheWrite1hTokens == null
+                ? null
+                : saturatingSum(nonNegative(cacheWrite5mTokens), nonNegative(cacheWrite1hTokens));
+        return new TokenUsage(inputTokens, outputTokens, cacheReadTokens, writes, cacheWrite1hTokens, reasoningTokens);
+    }
+
+    /**
+     * Of the cache writes, those written for five minutes: the total less the 1-hour part (never
+     * below 0); null when no write count is known.
+     */
+    public Long cacheWrite5mTokens() {
+        if (cacheWriteTokens == null) {
+            return null;
+        }
+        return Math.max(0, nonNegative(cacheWriteTokens) - nonNegative(cacheWrite1hTokens));
+    }
+
+    /** The two totals only, the parts left unknown: what a client is told, whatever its protocol. */
+    public TokenUsage totals() {
+        return new TokenUsage(inputTokens, outputTokens);
     }
 
     /** This usage followed by a later one: what the later one says wins, field by field (as frames in order do). */
     public TokenUsage then(TokenUsage later) {
         return new TokenUsage(
-                later.inputTokens != null ? later.inputTokens : inputTokens,
-                later.outputTokens != null ? later.outputTokens : outputTokens);
+                pick(later.inputTokens, inputTokens),
+                pick(later.outputTokens, outputTokens),
+                pick(later.cacheReadTokens, cacheReadTokens),
+                pick(later.cacheWriteTokens, cacheWriteTokens),
+                pick(later.cacheWrite1hTokens, cacheWrite1hTokens),
+                pick(later.reasoningTokens, reasoningTokens));
+    }
+
+    private static Long pick(Long later, Long earlier) {
+        return later != null ? later : earlier;
+    }
+
+    private static long nonNegative(Long value) {
+        return value == null ? 0 : Math.max(0, value);
+    }
+
+    private static long saturatingSum(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /**
+     * Anthropic's split of its cache writes ({@code cache_creation: {ephemeral_5m_input_tokens,
+     * ephemeral_1h_input_tokens}}) over the canonical reading of the same usage object: the 1-hour
+     * part, and the total when {@code cache_creation_input_tokens} is absent.
+     */
+    private static TokenUsage withWriteSplit(TokenUsage usage, JsonNode fields) {
+        JsonNode split = fields.get("cache_creation");
+        if (split == null || !split.isObject()) {
+            return usage;
+        }
+        Long fiveMinutes = count(split, "ephemeral_5m_input_tokens");
+        Long oneHour = count(split, "ephemeral_1h_input_tokens");
+        if (fiveMinutes == null && oneHour == null) {
+            return usage;
+        }
+        Long total = usage.cacheWriteTokens != null
+                ? usage.cacheWriteTokens
+                : (Long) saturatingSum(nonNegative(fiveMinutes), nonNegative(oneHour));
+        return new TokenUsage(
+                usage.inputTokens,
+                usage.outputTokens,
+                usage.cacheReadTokens,
+                total,
+                oneHour == null ? 0L : oneHour,
+                usage.reasoningTokens);
+    }
+
+    /** A count as the bridge reads one: a whole number that fits a long; anything else says nothing. */
+    private static Long count(JsonNode node, String name) {
+        JsonNode value = node.get(name);
+        if (value != null && value.isIntegralNumber() && value.canConvertToLong()) {
+            return value.longValue();
+        }
+        return null;
     }
 
     /**
@@ -275,7 +401,7 @@ public record TokenUsage(Long inputTokens, Long outputTokens) {
         if (fields == null || !fields.isObject()) {
             return usage;
         }
-        return usage.then(of(Usage.fromUsageObject(fields)));
+        return usage.then(withWriteSplit(of(Usage.fromUsageObject(fields)), fields));
     }
 
     private static boolean mentionsUsage(String text) {

@@ -95,7 +95,7 @@ class UsageAgreementTests {
         assertThat(usage.path("prompt_tokens").asLong()).isEqualTo(20 + 300 + 4000);
         assertThat(usage.at("/prompt_tokens_details/cached_tokens").asLong()).isEqualTo(4000);
         assertThat(usage.path("completion_tokens").asLong()).isEqualTo(50);
-        assertThat(TokenUsage.fromBody(CACHED_ANTHROPIC_ANSWER)).isEqualTo(told(usage));
+        assertThat(TokenUsage.fromBody(CACHED_ANTHROPIC_ANSWER).totals()).isEqualTo(told(usage));
     }
 
     @Test
@@ -107,7 +107,7 @@ class UsageAgreementTests {
             assertThat(usage.at("/prompt_tokens_details/cached_tokens").asLong())
                     .isEqualTo(4000);
             assertThat(usage.path("completion_tokens").asLong()).isEqualTo(50);
-            assertThat(TokenUsage.fromBody(upstream)).isEqualTo(told(usage));
+            assertThat(TokenUsage.fromBody(upstream).totals()).isEqualTo(told(usage));
         }
     }
 
@@ -117,11 +117,11 @@ class UsageAgreementTests {
         assertThat(usage.path("prompt_tokens").asLong()).isEqualTo(4320);
         assertThat(usage.at("/prompt_tokens_details/cached_tokens").asLong()).isEqualTo(4000);
         assertThat(usage.path("completion_tokens").asLong()).isEqualTo(20 + 30);
-        assertThat(TokenUsage.fromBody(CACHED_GEMINI_ANSWER)).isEqualTo(told(usage));
+        assertThat(TokenUsage.fromBody(CACHED_GEMINI_ANSWER).totals()).isEqualTo(told(usage));
 
         JsonNode streamed = streamedChatUsage(Protocol.GEMINI, CACHED_GEMINI_STREAM);
         assertThat(streamed.path("completion_tokens").asLong()).isEqualTo(20 + 30);
-        assertThat(TokenUsage.fromBody(CACHED_GEMINI_STREAM)).isEqualTo(told(streamed));
+        assertThat(TokenUsage.fromBody(CACHED_GEMINI_STREAM).totals()).isEqualTo(told(streamed));
     }
 
     @Test
@@ -129,10 +129,10 @@ class UsageAgreementTests {
         JsonNode usage = chatUsage(Protocol.OPENAI_RESPONSES, CACHED_RESPONSES_ANSWER);
         assertThat(usage.path("prompt_tokens").asLong()).isEqualTo(4320);
         assertThat(usage.at("/prompt_tokens_details/cached_tokens").asLong()).isEqualTo(4000);
-        assertThat(TokenUsage.fromBody(CACHED_RESPONSES_ANSWER)).isEqualTo(told(usage));
+        assertThat(TokenUsage.fromBody(CACHED_RESPONSES_ANSWER).totals()).isEqualTo(told(usage));
 
         JsonNode streamed = streamedChatUsage(Protocol.OPENAI_RESPONSES, CACHED_RESPONSES_STREAM);
-        assertThat(TokenUsage.fromBody(CACHED_RESPONSES_STREAM)).isEqualTo(told(streamed));
+        assertThat(TokenUsage.fromBody(CACHED_RESPONSES_STREAM).totals()).isEqualTo(told(streamed));
     }
 
     static Stream<Arguments> upstreamAnswersAndClients() {
@@ -168,7 +168,10 @@ class UsageAgreementTests {
                 Bridge.codec(upstream).decodeResponse(Transcripts.parse(answer)).usage();
 
         assertThat(TokenUsage.fromBody(answer)).isEqualTo(TokenUsage.of(canonical));
-        assertThat(TokenUsage.fromBody(converted.toString())).isEqualTo(TokenUsage.fromBody(answer));
+        // the totals: a converted answer may add zero details the upstream left out (cached_tokens: 0)
+        // or drop ones its protocol has no field for; the log reads the details from the upstream's answer
+        assertThat(TokenUsage.fromBody(converted.toString()).totals())
+                .isEqualTo(TokenUsage.fromBody(answer).totals());
     }
 
     private static JsonNode chatUsage(Protocol upstream, String answer) {

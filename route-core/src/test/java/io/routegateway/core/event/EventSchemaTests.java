@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import io.routegateway.core.json.Json;
+import io.routegateway.core.usage.TokenUsage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -61,6 +62,14 @@ class EventSchemaTests {
         RuntimeSettingsSnapshot priced =
                 Json.MAPPER.treeToValue(sample("runtime-settings.v1"), RuntimeSettingsSnapshot.class);
         assertThat(priced.prices().costMicros("gpt-5.1", null, 1000L, 100L)).isEqualTo(2250L);
+        // priced per token kind: 100 × 3 + 600 × 0.3 + 200 × 3.75 + 100 × 6 + 100 × 15
+        assertThat(priced.prices()
+                        .costMicros(
+                                "claude-sonnet-4-5", null, TokenUsage.ofDetails(1000L, 100L, 600L, 200L, 100L, null)))
+                .isEqualTo(3330L);
+        // 488 × 1.25 + 512 × 0.125 + 100 × 10
+        assertThat(priced.prices().costMicros("gpt-5.1", null, 1000L, 100L, 512L, null, null, null))
+                .isEqualTo(1674L);
         RuntimeSettingsSnapshot older = Json.MAPPER.readValue(
                 "{\"type\":\"runtime-settings.v1\",\"version\":1,\"blacklist_threshold\":0,"
                         + "\"affinity_ttl_seconds\":60,\"affinity_capacity\":10}",

@@ -127,7 +127,7 @@ class TokenUsageTests {
                 + "{\"cached_tokens\":0},\"output_tokens\":9876,\"total_tokens\":10197},\"user\":null,"
                 + "\"metadata\":{}}}";
 
-        assertThat(TokenUsage.fromFrameEnd(end)).isEqualTo(new TokenUsage(321L, 9876L));
+        assertThat(TokenUsage.fromFrameEnd(end)).isEqualTo(new TokenUsage(321L, 9876L, 0L, null, null, null));
         assertThat(TokenUsage.fromFrameEnd(
                         "}, \"usageMetadata\" : {\"promptTokenCount\":3,\"candidatesTokenCount\":2}}"))
                 .isEqualTo(new TokenUsage(3L, 2L));

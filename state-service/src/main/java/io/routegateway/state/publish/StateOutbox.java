@@ -207,7 +207,9 @@ public class StateOutbox {
                                             number(row[3]),
                                             number(row[4]),
                                             number(row[5]),
-                                            Instant.EPOCH.plus(number(row[6]), ChronoUnit.MICROS));
+                                            number(row[6]),
+                                            number(row[7]),
+                                            Instant.EPOCH.plus(number(row[8]), ChronoUnit.MICROS));
                                     return queue(
                                             Topics.SPEND,
                                             subject.recordKey(),
@@ -222,7 +224,7 @@ public class StateOutbox {
             + " ON CONFLICT (subject, subject_id, duration, window_start) DO UPDATE SET updated_at = spend_windows.updated_at";
 
     private static final String READ_WINDOW = "SELECT spend_micros, requests, input_tokens, output_tokens,"
-            + " cache_read_tokens, cache_write_tokens, (extract(epoch from as_of) * 1000000)::bigint"
+            + " cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens, (extract(epoch from as_of) * 1000000)::bigint"
             + " FROM spend_windows WHERE subject = :subject AND subject_id = :subjectId AND duration = :duration"
             + " AND window_start = :windowStart";
 

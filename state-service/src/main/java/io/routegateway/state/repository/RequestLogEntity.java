@@ -72,7 +72,23 @@ public class RequestLogEntity extends PanacheEntityBase {
     @Column(name = "output_tokens")
     public Long outputTokens;
 
-    /** Null when the model has no price in {@code model_prices}. */
+    /** Of the input tokens, those read from the prompt cache; null = not reported. */
+    @Column(name = "cache_read_tokens")
+    public Long cacheReadTokens;
+
+    /** Of the input tokens, those written to the cache for five minutes; null = not reported. */
+    @Column(name = "cache_write_5m_tokens")
+    public Long cacheWrite5mTokens;
+
+    /** Of the input tokens, those written to the cache for one hour; null = not reported. */
+    @Column(name = "cache_write_1h_tokens")
+    public Long cacheWrite1hTokens;
+
+    /** Of the output tokens, the reasoning ones; null = not reported. */
+    @Column(name = "reasoning_tokens")
+    public Long reasoningTokens;
+
+    /** Null when the model has no price in {@code model_prices}; priced per token kind. */
     @Column(name = "cost_micros")
     public Long costMicros;
 

@@ -40,13 +40,16 @@ public class SpendLedger {
     /** Adds each window's delta to its row (capped at the bigint range), creating the row if absent. */
     static final String UPSERT = "INSERT INTO spend_windows (subject, subject_id, duration, window_start, window_end,"
             + " spend_micros, requests, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
-            + " as_of, updated_at)"
+            + " cache_write_1h_tokens, reasoning_tokens, as_of, updated_at)"
             + " SELECT subject, subject_id, duration, window_start, window_end, spend_micros, requests,"
-            + " input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, as_of, $13"
+            + " input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens,"
+            + " reasoning_tokens, as_of, $15"
             + " FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::bigint[],"
-            + " $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::timestamptz[])"
+            + " $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[],"
+            + " $13::bigint[], $14::timestamptz[])"
             + " AS delta(subject, subject_id, duration, window_start, window_end, spend_micros, requests,"
-            + " input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, as_of)"
+            + " input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens,"
+            + " reasoning_tokens, as_of)"
             + " ON CONFLICT (subject, subject_id, duration, window_start) DO UPDATE SET"
             + " spend_micros = " + capped("spend_micros") + ","
             + " requests = " + capped("requests") + ","
@@ -54,6 +57,8 @@ public class SpendLedger {
             + " output_tokens = " + capped("output_tokens") + ","
             + " cache_read_tokens = " + capped("cache_read_tokens") + ","
             + " cache_write_tokens = " + capped("cache_write_tokens") + ","
+            + " cache_write_1h_tokens = " + capped("cache_write_1h_tokens") + ","
+            + " reasoning_tokens = " + capped("reasoning_tokens") + ","
             + " as_of = GREATEST(spend_windows.as_of, EXCLUDED.as_of),"
             + " updated_at = EXCLUDED.updated_at"
             + " RETURNING " + SpendReader.TOTALS_COLUMNS;
@@ -188,6 +193,8 @@ public class SpendLedger {
         Long[] output = new Long[n];
         Long[] cacheRead = new Long[n];
         Long[] cacheWrite = new Long[n];
+        Long[] cacheWrite1h = new Long[n];
+        Long[] reasoning = new Long[n];
         OffsetDateTime[] asOf = new OffsetDateTime[n];
         for (int i = 0; i < n; i++) {
             SpendRules.Totals delta = deltas.get(i);
@@ -202,6 +209,8 @@ public class SpendLedger {
             output[i] = delta.outputTokens();
             cacheRead[i] = delta.cacheReadTokens();
             cacheWrite[i] = delta.cacheWriteTokens();
+            cacheWrite1h[i] = delta.cacheWrite1hTokens();
+            reasoning[i] = delta.reasoningTokens();
             asOf[i] = utc(delta.asOf());
         }
         return Tuple.from(new Object[] {
@@ -216,6 +225,8 @@ public class SpendLedger {
             output,
             cacheRead,
             cacheWrite,
+            cacheWrite1h,
+            reasoning,
             asOf,
             utc(now)
         });

@@ -23,7 +23,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public class SpendReader {
 
     static final String TOTALS_COLUMNS = "subject, subject_id, duration, window_start, window_end, spend_micros,"
-            + " requests, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, as_of";
+            + " requests, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
+            + " cache_write_1h_tokens, reasoning_tokens, as_of";
 
     private static final String TOTALS = "SELECT " + TOTALS_COLUMNS + " FROM spend_windows"
             + " WHERE subject = $1 AND subject_id = $2 AND duration = $3 AND window_start = $4";
@@ -98,6 +99,8 @@ public class SpendReader {
                 row.getLong("output_tokens"),
                 row.getLong("cache_read_tokens"),
                 row.getLong("cache_write_tokens"),
+                row.getLong("cache_write_1h_tokens"),
+                row.getLong("reasoning_tokens"),
                 instant(row.getOffsetDateTime("as_of")));
     }
 

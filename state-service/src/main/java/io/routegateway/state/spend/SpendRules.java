@@ -65,6 +65,8 @@ public final class SpendRules {
      *
      * @param costMicros null when the model has no price
      * @param cacheWriteTokens 5-minute and 1-hour cache writes together
+     * @param cacheWrite1hTokens of the cache writes, the 1-hour ones
+     * @param reasoningTokens of the output tokens, the reasoning ones
      */
     public record Counted(
             String accessKeyId,
@@ -74,9 +76,17 @@ public final class SpendRules {
             Long inputTokens,
             Long outputTokens,
             Long cacheReadTokens,
-            Long cacheWriteTokens) {}
+            Long cacheWriteTokens,
+            Long cacheWrite1hTokens,
+            Long reasoningTokens) {}
 
-    /** What one batch adds to one window, or a window's totals as stored. */
+    /**
+     * What one batch adds to one window, or a window's totals as stored.
+     *
+     * @param cacheWriteTokens 5-minute and 1-hour cache writes together
+     * @param cacheWrite1hTokens of the cache writes, the 1-hour ones (the 5-minute ones are the rest)
+     * @param reasoningTokens of the output tokens, the reasoning ones
+     */
     public record Totals(
             Subject subject,
             Window window,
@@ -86,7 +96,15 @@ public final class SpendRules {
             long outputTokens,
             long cacheReadTokens,
             long cacheWriteTokens,
-            Instant asOf) {}
+            long cacheWrite1hTokens,
+            long reasoningTokens,
+            Instant asOf) {
+
+        /** Of the cache writes, the 5-minute ones. */
+        public long cacheWrite5mTokens() {
+            return Math.max(0, cacheWriteTokens - cacheWrite1hTokens);
+        }
+    }
 
     /**
      * The window of a subject with {@code limits} that holds {@code at}: for a budget, the one the
@@ -140,6 +158,8 @@ public final class SpendRules {
                 counted(row.outputTokens()),
                 counted(row.cacheReadTokens()),
                 counted(row.cacheWriteTokens()),
+                counted(row.cacheWrite1hTokens()),
+                counted(row.reasoningTokens()),
                 row.occurredAt());
         sums.put(sumKey, before == null ? one : plus(before, one));
     }
@@ -154,6 +174,8 @@ public final class SpendRules {
                 saturatingAdd(left.outputTokens(), right.outputTokens()),
                 saturatingAdd(left.cacheReadTokens(), right.cacheReadTokens()),
                 saturatingAdd(left.cacheWriteTokens(), right.cacheWriteTokens()),
+                saturatingAdd(left.cacheWrite1hTokens(), right.cacheWrite1hTokens()),
+                saturatingAdd(left.reasoningTokens(), right.reasoningTokens()),
                 left.asOf().isAfter(right.asOf()) ? left.asOf() : right.asOf());
     }
 
@@ -202,7 +224,7 @@ public final class SpendRules {
 
     /** An empty window: nothing spent, as of its start. */
     public static Totals empty(Subject subject, Window window) {
-        return new Totals(subject, window, 0, 0, 0, 0, 0, 0, window.start());
+        return new Totals(subject, window, 0, 0, 0, 0, 0, 0, 0, 0, window.start());
     }
 
     /**

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.routegateway.core.limits.Limits;
 
 /**
@@ -18,7 +19,11 @@ import io.routegateway.core.limits.Limits;
  * @param budgetResetAt the window's end, when the spend starts again from 0; null for a lifetime
  *     budget
  * @param requests requests counted in the window, refused and failed ones included
+ * @param cacheReadTokens of the input tokens, those read from the prompt cache
  * @param cacheWriteTokens 5-minute and 1-hour cache writes together
+ * @param cacheWrite5mTokens of the cache writes, those written for five minutes
+ * @param cacheWrite1hTokens of the cache writes, those written for one hour
+ * @param reasoningTokens of the output tokens, the reasoning ones
  * @param byModel the window's request logs by model (the model key, else the requested name; null
  *     for requests refused before a model was chosen), most spend first, at most {@value
  *     #MAX_MODELS}
@@ -34,6 +39,9 @@ public record SpendView(
         long outputTokens,
         long cacheReadTokens,
         long cacheWriteTokens,
+        @JsonProperty("cache_write_5m_tokens") long cacheWrite5mTokens,
+        @JsonProperty("cache_write_1h_tokens") long cacheWrite1hTokens,
+        long reasoningTokens,
         List<ModelSpend> byModel) {
 
     /** Most models listed in {@code by_model}. */
@@ -58,6 +66,9 @@ public record SpendView(
                 totals.outputTokens(),
                 totals.cacheReadTokens(),
                 totals.cacheWriteTokens(),
+                totals.cacheWrite5mTokens(),
+                totals.cacheWrite1hTokens(),
+                totals.reasoningTokens(),
                 byModel);
     }
 }

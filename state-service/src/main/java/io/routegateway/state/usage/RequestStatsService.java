@@ -21,7 +21,8 @@ public class RequestStatsService {
 
     private static final String COLUMNS = "request_id, occurred_at, occurred_epoch_ms, protocol, access_key_id,"
             + " group_id, credential_id, requested_model, model_key, attempts, status, reason_code, latency_ms,"
-            + " ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success, probe, team_id";
+            + " ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success, probe, team_id,"
+            + " cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, reasoning_tokens";
 
     private final Pool client;
 
@@ -128,6 +129,10 @@ public class RequestStatsService {
                 row.getBoolean("client_disconnected"),
                 row.getBoolean("success"),
                 row.getBoolean("probe"),
-                row.getString("team_id"));
+                row.getString("team_id"),
+                row.getLong("cache_read_tokens"),
+                row.getLong("cache_write_5m_tokens"),
+                row.getLong("cache_write_1h_tokens"),
+                row.getLong("reasoning_tokens"));
     }
 }

@@ -37,9 +37,10 @@ import org.jboss.logging.Logger;
 /**
  * Consumes {@code route.usage} in batches into {@code request_logs}: one transaction and one
  * insert statement per poll (the records as column arrays), idempotent by {@code request_id} ({@code ON CONFLICT DO
- * NOTHING}), failed requests included. The same transaction adds the stored rows to the spend
+ * NOTHING}), failed requests included, with their token details. The same transaction adds the stored rows to the spend
  * windows of their keys and teams and queues the changed {@code spend.v1} snapshots ({@link SpendLedger}). {@code cost_micros} comes from the {@code model_prices}
- * runtime setting, read once per batch; an unpriced model has a null cost.
+ * runtime setting, read once per batch, priced per token kind (input, cache read, 5-minute and 1-hour
+ * cache writes, output, reasoning); an unpriced model has a null cost.
  *
  * <p>A message holds one record or a gateway's batch of them ({@link UsageBatch}); every record is
  * read, screened and stored on its own. No record can stop the channel, nor take the rest of its
@@ -69,10 +70,12 @@ public class UsageConsumer {
     static final String INSERT = "INSERT INTO request_logs (request_id, occurred_at, occurred_epoch_ms, protocol,"
             + " access_key_id, group_id, credential_id, requested_model, model_key, attempts, status, reason_code,"
             + " latency_ms, ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success,"
-            + " probe, team_id) SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::text[],"
+            + " probe, team_id, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, reasoning_tokens)"
+            + " SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::text[],"
             + " $6::text[], $7::text[], $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[],"
             + " $13::bigint[], $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[], $18::boolean[],"
-            + " $19::boolean[], $20::boolean[], $21::boolean[], $22::text[]) ON CONFLICT (request_id) DO NOTHING"
+            + " $19::boolean[], $20::boolean[], $21::boolean[], $22::text[], $23::bigint[], $24::bigint[],"
+            + " $25::bigint[], $26::bigint[]) ON CONFLICT (request_id) DO NOTHING"
             // the rows this statement stored, and only those, count towards spend
             + " RETURNING request_id, cost_micros";
 
@@ -230,7 +233,9 @@ public class UsageConsumer {
                     record.inputTokens(),
                     record.outputTokens(),
                     record.cacheReadTokens(),
-                    cacheWrites(record)));
+                    cacheWrites(record),
+                    record.cacheWrite1hTokens(),
+                    record.reasoningTokens()));
         }
         return out;
     }
@@ -265,7 +270,7 @@ public class UsageConsumer {
                 });
     }
 
-    /** The records as the statement's 22 column arrays, in {@link #INSERT}'s order. */
+    /** The records as the statement's 26 column arrays, in {@link #INSERT}'s order. */
     private static Tuple columns(List<Usage> records, ModelPrices prices) {
         int n = records.size();
         UUID[] requestId = new UUID[n];
@@ -290,6 +295,10 @@ public class UsageConsumer {
         Boolean[] success = new Boolean[n];
         Boolean[] probe = new Boolean[n];
         String[] teamId = new String[n];
+        Long[] cacheRead = new Long[n];
+        Long[] cacheWrite5m = new Long[n];
+        Long[] cacheWrite1h = new Long[n];
+        Long[] reasoning = new Long[n];
         for (int i = 0; i < n; i++) {
             RequestCompleted record = records.get(i).value();
             requestId[i] = record.requestId();
@@ -308,13 +317,25 @@ public class UsageConsumer {
             ttftMs[i] = record.ttftMs();
             inputTokens[i] = record.inputTokens();
             outputTokens[i] = record.outputTokens();
+            // priced per token kind: cache reads, 5-minute and 1-hour writes and reasoning at their own prices
             costMicros[i] = prices.costMicros(
-                    record.modelKey(), record.requestedModel(), record.inputTokens(), record.outputTokens());
+                    record.modelKey(),
+                    record.requestedModel(),
+                    record.inputTokens(),
+                    record.outputTokens(),
+                    record.cacheReadTokens(),
+                    record.cacheWrite5mTokens(),
+                    record.cacheWrite1hTokens(),
+                    record.reasoningTokens());
             stream[i] = record.stream();
             clientDisconnected[i] = record.clientDisconnected();
             success[i] = record.success();
             probe[i] = record.probe();
             teamId[i] = record.teamId();
+            cacheRead[i] = record.cacheReadTokens();
+            cacheWrite5m[i] = record.cacheWrite5mTokens();
+            cacheWrite1h[i] = record.cacheWrite1hTokens();
+            reasoning[i] = record.reasoningTokens();
         }
         return Tuple.from(new Object[] {
             requestId,
@@ -338,7 +359,11 @@ public class UsageConsumer {
             clientDisconnected,
             success,
             probe,
-            teamId
+            teamId,
+            cacheRead,
+            cacheWrite5m,
+            cacheWrite1h,
+            reasoning
         });
     }
 }

@@ -46,6 +46,8 @@ class RouteCheckAdmissionTests {
                 0,
                 0,
                 0,
+                0,
+                0,
                 NOW);
     }
 

@@ -123,6 +123,8 @@ class SettingsTests {
                 "ttl 0|{\"affinity_ttl_seconds\":0}|validation.affinity_ttl_seconds",
                 "capacity 0|{\"affinity_capacity\":0}|validation.affinity_capacity",
                 "negative price|{\"model_prices\":{\"m\":{\"input_per_million\":-1,\"output_per_million\":1}}}|validation.model_prices",
+                "misspelt price|{\"model_prices\":{\"m\":{\"input_per_million\":1,\"output_per_million\":1,\"cache_read_per_milion\":1}}}|validation.model_prices",
+                "negative cache price|{\"model_prices\":{\"m\":{\"input_per_million\":1,\"output_per_million\":1,\"cache_write_1h_per_million\":-6}}}|validation.model_prices",
                 "unknown key|{\"colour\":\"blue\"}|validation.unknown_field"
             })
     void aBadValueRefusesTheWholeUpdate(String label, String body, String code) {

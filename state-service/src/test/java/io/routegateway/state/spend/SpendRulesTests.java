@@ -157,7 +157,7 @@ class SpendRulesTests {
         SpendRules.Window window = new SpendRules.Window(
                 "1d", Instant.parse("2026-12-15T00:00:00Z"), Instant.parse("2026-12-16T00:00:00Z"));
         SpendRules.Totals totals = new SpendRules.Totals(
-                new SpendRules.Subject(SpendSnapshot.TEAM, "team-a"), window, 42, 3, 10, 20, 1, 2, AT);
+                new SpendRules.Subject(SpendSnapshot.TEAM, "team-a"), window, 42, 3, 10, 20, 1, 2, 1, 0, AT);
         SpendSnapshot snapshot = SpendRules.snapshot(totals, 9, AT.plusSeconds(1));
         assertThat(snapshot)
                 .isEqualTo(new SpendSnapshot(
@@ -168,6 +168,6 @@ class SpendRulesTests {
 
     private static SpendRules.Counted counted(
             String key, String team, Instant at, Long cost, Long input, Long output, Long cacheRead, Long cacheWrite) {
-        return new SpendRules.Counted(key, team, at, cost, input, output, cacheRead, cacheWrite);
+        return new SpendRules.Counted(key, team, at, cost, input, output, cacheRead, cacheWrite, null, null);
     }
 }
