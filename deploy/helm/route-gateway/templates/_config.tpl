@@ -62,6 +62,11 @@ GATEWAY_ADMISSION_LEASE_TTL: {{ $v.gateway.admission.leaseTtl | quote }}
 GATEWAY_REQUEST_MAX_BODY_SIZE: {{ int64 $v.gateway.maxRequestBytes | toString | quote }}
 {{- end }}
 {{- end }}
+{{- if and $v.tracing.enabled (has .component (list "gateway" "state")) }}
+QUARKUS_OTEL_SDK_DISABLED: "false"
+QUARKUS_OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {{ required "tracing.endpoint is required when tracing.enabled" $v.tracing.endpoint | quote }}
+QUARKUS_OTEL_TRACES_SAMPLER_ARG: {{ $v.tracing.samplerRatio | toString | quote }}
+{{- end }}
 {{- if and $v.secrets.acceptV1Secrets (has .component (list "gateway" "recovery")) }}
 ROUTE_SECRET_ACCEPT_V1: "true"
 {{- end }}

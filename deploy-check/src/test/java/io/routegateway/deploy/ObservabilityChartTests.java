@@ -132,6 +132,44 @@ class ObservabilityChartTests {
         });
     }
 
+    @Test
+    void tracingIsOffByDefaultAndTheProductionExampleTurnsItOnForGatewayAndStateService() {
+        assertThat(serviceConfigMaps(Renders.rules(Renders.DEFAULTS)))
+                .isNotEmpty()
+                .allSatisfy(configMap ->
+                        assertThat(configMap.getData().keySet()).noneMatch(key -> key.startsWith("QUARKUS_OTEL_")));
+
+        List<ConfigMap> production = serviceConfigMaps(Renders.rules("production.yaml"));
+        assertThat(production).hasSize(3);
+        for (ConfigMap configMap : production) {
+            Map<String, String> data = configMap.getData();
+            if (configMap.getMetadata().getName().contains("recovery")) {
+                assertThat(data.keySet()).noneMatch(key -> key.startsWith("QUARKUS_OTEL_"));
+            } else {
+                assertThat(data)
+                        .containsEntry("QUARKUS_OTEL_SDK_DISABLED", "false")
+                        .containsEntry(
+                                "QUARKUS_OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                                "http://otel-collector.observability:4317")
+                        .containsEntry("QUARKUS_OTEL_TRACES_SAMPLER_ARG", "0.01");
+            }
+        }
+    }
+
+    @Test
+    void tracingWithoutAnEndpointIsRefused() {
+        assertThatThrownBy(() -> ChartRenderer.template(RepoPaths.chart(), List.of(), Map.of("tracing.enabled", true)))
+                .hasMessageContaining("endpoint");
+    }
+
+    /** The three services' ConfigMaps (their environment). */
+    private static List<ConfigMap> serviceConfigMaps(ManifestRules rules) {
+        return rules.all(ConfigMap.class).stream()
+                .filter(configMap ->
+                        configMap.getData() != null && configMap.getData().containsKey("QUARKUS_HTTP_PORT"))
+                .toList();
+    }
+
     private static List<ConfigMap> dashboardConfigMaps(ManifestRules rules) {
         return rules.all(ConfigMap.class).stream()
                 .filter(configMap -> configMap.getMetadata().getLabels() != null

@@ -97,7 +97,11 @@ final class ServiceConfigKeys {
                     Set.of("quarkus-reactive-pg-client"),
                     "URL of the reactive PostgreSQL client"),
             new StandardKey(
-                    "quarkus.datasource.jdbc.url", Set.of("quarkus-jdbc-postgresql"), "JDBC URL (Flyway migrations)"));
+                    "quarkus.datasource.jdbc.url", Set.of("quarkus-jdbc-postgresql"), "JDBC URL (Flyway migrations)"),
+            new StandardKey(
+                    "quarkus.otel.exporter.otlp.traces.endpoint",
+                    Set.of("quarkus-opentelemetry"),
+                    "the OTLP collector the traces are exported to (docs/observability.md#traces)"));
 
     private static final Pattern PROFILE_PREFIX = Pattern.compile("^%[^.]+\\.");
     private static final Pattern EXPRESSION_DEFAULT = Pattern.compile("^\\$\\{[^:}]+:([^}]*)}$");

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import io.opentelemetry.context.Context;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.EventIds;
 import io.routegateway.core.failure.Verdict;
@@ -41,8 +42,11 @@ final class AttemptRecorder {
         this.affinity = affinity;
     }
 
-    /** @param verdict already masked: its text reaches an event, a row and the admin API */
-    void record(Verdict verdict, RouteResult.Selected selected, RouteRequest route) {
+    /**
+     * @param verdict already masked: its text reaches an event, a row and the admin API
+     * @param trace the attempt's trace context, carried on the outcome record's Kafka headers
+     */
+    void record(Verdict verdict, RouteResult.Selected selected, RouteRequest route, Context trace) {
         Optional<CredentialEvent> event = AttemptEvents.of(
                 verdict, selected.credential().credentialId(), selected.modelKey(), EventIds.next(), clock.instant());
         if (event.isEmpty()) {
@@ -54,7 +58,7 @@ final class AttemptRecorder {
         // replica's view: a failure another replica or recovery-service recorded moments ago may not
         // have reached this view yet, and only state-service knows. Such successes are coalesced per
         // credential and model within gateway.publish.success-window (OutcomePublisher).
-        outcomes.publish(event.get(), changedView);
+        outcomes.publish(event.get(), changedView, trace);
         window.record(selected.credential().credentialId(), success);
         if (success) {
             Router.rememberSuccess(affinity.get(), route, selected, clock.instant());

@@ -9,6 +9,7 @@ import io.routegateway.core.select.AffinityTable;
 import io.routegateway.gateway.admission.AdmissionStage;
 import io.routegateway.gateway.admission.LeaseLedger;
 import io.routegateway.gateway.metrics.GatewayMetrics;
+import io.routegateway.gateway.trace.RequestTracing;
 import io.routegateway.gateway.view.PoolViewHolder;
 import io.vertx.core.Vertx;
 
@@ -21,6 +22,7 @@ import io.vertx.core.Vertx;
  * @param maxResponseBytes {@code gateway.upstream.max-response-size}
  * @param leases the admissions count: attempt leases, and the credentials at their own limits
  * @param admission closes an admitted request's lease at its settlement
+ * @param tracing the request's and its attempts' spans
  */
 record Forwarding(
         PoolViewHolder views,
@@ -37,4 +39,5 @@ record Forwarding(
         int maxCredentials,
         long maxResponseBytes,
         LeaseLedger leases,
-        AdmissionStage admission) {}
+        AdmissionStage admission,
+        RequestTracing tracing) {}

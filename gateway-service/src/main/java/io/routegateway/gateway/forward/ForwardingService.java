@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import jakarta.inject.Singleton;
 
+import io.opentelemetry.context.Context;
 import io.routegateway.common.upstream.UpstreamClient;
 import io.routegateway.common.upstream.UpstreamTimeouts;
 import io.routegateway.core.select.AffinityTable;
@@ -14,6 +15,7 @@ import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.publish.OutcomePublisher;
 import io.routegateway.gateway.publish.UsagePublisher;
+import io.routegateway.gateway.trace.RequestTracing;
 import io.routegateway.gateway.view.LocalOutcomes;
 import io.routegateway.gateway.view.OutcomeWindow;
 import io.routegateway.gateway.view.PoolViewHolder;
@@ -53,7 +55,8 @@ public class ForwardingService {
             Vertx vertx,
             GatewayConfig config,
             LeaseLedger leases,
-            AdmissionStage admission) {
+            AdmissionStage admission,
+            RequestTracing tracing) {
         this.views = views;
         this.usage = usage;
         this.metrics = metrics;
@@ -79,7 +82,8 @@ public class ForwardingService {
                 config.retry().maxCredentials(),
                 config.upstream().maxResponseSize().asLongValue(),
                 leases,
-                admission);
+                admission,
+                tracing);
     }
 
     /**
@@ -105,11 +109,24 @@ public class ForwardingService {
 
     /** Takes over the client response of {@code ctx}; must be called on the request's event loop. */
     public void forward(RoutingContext ctx, ProxyRequest request) {
+        // the server span of the client request (Quarkus's), the parent of every attempt's span
+        Context trace = forwarding.tracing().requestContext();
+        forwarding
+                .tracing()
+                .requestStarted(
+                        trace,
+                        request.requestId().toString(),
+                        request.accessKey().accessKeyId(),
+                        request.operation(),
+                        request.protocol(),
+                        request.requestedModel());
         new RequestExchange(
                         forwarding,
-                        new Settlement(usage, metrics, clock, forwarding.admission(), request),
+                        new Settlement(
+                                usage, metrics, clock, forwarding.admission(), forwarding.tracing(), trace, request),
                         ctx,
-                        request)
+                        request,
+                        trace)
                 .start();
     }
 }

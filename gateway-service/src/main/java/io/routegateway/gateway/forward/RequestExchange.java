@@ -5,6 +5,8 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
 import io.routegateway.common.upstream.UpstreamResponse;
 import io.routegateway.common.upstream.UpstreamStream;
 import io.routegateway.core.event.CredentialSnapshot;
@@ -78,12 +80,18 @@ final class RequestExchange {
     /** The current attempt's lease on a credential with limits of its own; null when none is open. */
     private LeaseEvent attemptLease;
 
+    /** The client request's trace context: its server span, the parent of the attempts' spans. */
+    private final Context trace;
+    /** The current upstream attempt's span; the invalid span when none is open or tracing is off. */
+    private Span attemptSpan = Span.getInvalid();
+
     private Cancellable inFlight;
     private StreamAnswer committed;
     private boolean clientGone;
 
-    RequestExchange(Forwarding f, Settlement settlement, RoutingContext ctx, ProxyRequest request) {
+    RequestExchange(Forwarding f, Settlement settlement, RoutingContext ctx, ProxyRequest request, Context trace) {
         this.f = f;
+        this.trace = trace;
         this.settlement = settlement;
         this.ctx = ctx;
         this.request = request;
@@ -162,6 +170,18 @@ final class RequestExchange {
         }
         plan = (AttemptPlan.Send) next;
         closeAttempt();
+        abandonAttemptSpan("superseded");
+        attemptSpan = f.tracing()
+                .attemptStarted(
+                        trace,
+                        request.operation(),
+                        selected.upstreamProtocol(),
+                        credential,
+                        selected.group().groupId(),
+                        selected.modelKey(),
+                        selected.upstreamModel(),
+                        attempts,
+                        plan.bridge() == null ? null : plan.bridge().label());
         attemptLease = f.leases()
                 .openAttempt(
                         credential,
@@ -189,6 +209,7 @@ final class RequestExchange {
         f.metrics().upstreamLatency(complete.headNanos());
         if (complete.oversize()) {
             f.metrics().attempt(request.protocol(), Refusal.UPSTREAM_RESPONSE_TOO_LARGE);
+            abandonAttemptSpan(Refusal.UPSTREAM_RESPONSE_TOO_LARGE);
             refuse(Refusal.upstreamTooLarge(f.maxResponseBytes()), null);
             return;
         }
@@ -260,20 +281,20 @@ final class RequestExchange {
         Verdict verdict = mask.verdict(classified);
         AttemptDecision decision =
                 AttemptDecision.after(verdict, retriesUsed, credential.failurePolicy(), selected.fromCoolingFallback());
-        f.metrics()
-                .attempt(
-                        request.protocol(),
-                        decision == AttemptDecision.RETRY_SAME ? "retried" : verdict.outcomeLabel());
+        String outcome = decision == AttemptDecision.RETRY_SAME ? "retried" : verdict.outcomeLabel();
+        f.metrics().attempt(request.protocol(), outcome);
         if (AttemptDecision.counts(verdict, decision)) {
-            f.recorder().record(verdict, selected, request.route());
+            f.recorder().record(verdict, selected, request.route(), attemptContext());
         }
         switch (decision) {
             case RETURN -> {
                 BufferedAnswer.Sent sent = BufferedAnswer.send(
                         response, settlement, complete, verdict, judged, plan.bridge(), mask, request);
+                endAttemptSpan(verdict, outcome, sent.tokens());
                 settle(sent.status(), null, sent.success(), sent.tokens(), false);
             }
             case RETRY_SAME -> {
+                endAttemptSpan(verdict, outcome, null);
                 retriesUsed++;
                 long interval = credential.failurePolicy().retryIntervalMs();
                 if (interval <= 0) {
@@ -283,6 +304,7 @@ final class RequestExchange {
                 }
             }
             default -> {
+                endAttemptSpan(verdict, outcome, null);
                 lastFailure = verdict;
                 if (tried == null) {
                     tried = new HashSet<>(4);
@@ -306,13 +328,15 @@ final class RequestExchange {
                 : verdictOf(answer.stream, end.outcome(), end.transformFailure());
         verdict = mask.verdict(verdict);
         f.metrics().attempt(request.protocol(), verdict.outcomeLabel());
-        f.recorder().record(verdict, selected, request.route());
+        f.recorder().record(verdict, selected, request.route(), attemptContext());
+        endAttemptSpan(verdict, verdict.outcomeLabel(), answer.stream.usageSoFar());
         boolean success = verdict instanceof Verdict.Success;
         settle(status, success ? null : verdict.failureLabel(), success, answer.stream.usageSoFar(), false);
     }
 
     /** The gateway's answer after routing: the pool has nothing, or the answer was too large. */
     private void refuse(Refusal refusal, Instant earliestRecovery) {
+        f.tracing().refused(trace, refusal.code());
         Refusals.write(
                 response,
                 request.protocol(),
@@ -325,6 +349,7 @@ final class RequestExchange {
     private void onInternalError(Throwable failure) {
         inFlight = null;
         closeAttempt();
+        abandonAttemptSpan(Refusal.INTERNAL_ERROR);
         LOG.errorf(failure, "Forwarding request %s failed inside the gateway", request.requestId());
         if (clientGone || settlement.settled()) {
             return;
@@ -343,6 +368,7 @@ final class RequestExchange {
             return;
         }
         clientGone = true;
+        abandonAttemptSpan(CLIENT_DISCONNECTED);
         if (inFlight != null) {
             inFlight.cancel();
             inFlight = null;
@@ -359,7 +385,27 @@ final class RequestExchange {
 
     private void settle(int status, String reasonCode, boolean success, TokenUsage tokens, boolean disconnected) {
         closeAttempt();
+        abandonAttemptSpan("settled");
         settlement.settle(selected, attempts, status, reasonCode, success, tokens, disconnected);
+    }
+
+    /** The current attempt's trace context: its outcome record is sent in it (the Kafka record's traceparent). */
+    private Context attemptContext() {
+        return attemptSpan.getSpanContext().isValid() ? trace.with(attemptSpan) : trace;
+    }
+
+    /** Ends the current attempt's span with its verdict, if one is open. */
+    private void endAttemptSpan(Verdict verdict, String outcome, TokenUsage tokens) {
+        Span span = attemptSpan;
+        attemptSpan = Span.getInvalid();
+        f.tracing().attemptEnded(span, verdict, outcome, selected.modelKey(), tokens);
+    }
+
+    /** Ends the current attempt's span without a verdict, if one is open. */
+    private void abandonAttemptSpan(String reason) {
+        Span span = attemptSpan;
+        attemptSpan = Span.getInvalid();
+        f.tracing().attemptAbandoned(span, reason);
     }
 
     /** Ends the current attempt's lease, if one is open. */

@@ -3,6 +3,7 @@ package io.routegateway.gateway.forward;
 import java.time.Clock;
 import java.util.UUID;
 
+import io.opentelemetry.context.Context;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.forward.Operation;
 import io.routegateway.core.model.Protocol;
@@ -12,6 +13,7 @@ import io.routegateway.gateway.admission.AdmissionStage;
 import io.routegateway.gateway.admission.Ticket;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.publish.UsagePublisher;
+import io.routegateway.gateway.trace.RequestTracing;
 
 /**
  * The end of one forwarded request, exactly once: its request metric, its GenAI metrics and its usage
@@ -34,13 +36,24 @@ final class Settlement {
     private final boolean clientStream;
     private final long arrivedNanos;
     private final Operation operation;
+    private final RequestTracing tracing;
+    /** The client request's trace context (its server span). */
+    private final Context trace;
 
     private Long ttftMillis;
     private long ttftNanos = -1;
     private boolean settled;
 
     Settlement(
-            UsagePublisher usage, GatewayMetrics metrics, Clock clock, AdmissionStage admission, ProxyRequest request) {
+            UsagePublisher usage,
+            GatewayMetrics metrics,
+            Clock clock,
+            AdmissionStage admission,
+            RequestTracing tracing,
+            Context trace,
+            ProxyRequest request) {
+        this.tracing = tracing;
+        this.trace = trace;
         this.usage = usage;
         this.metrics = metrics;
         this.clock = clock;
@@ -120,7 +133,8 @@ final class Settlement {
                         tokens.cacheWrite5mTokens(),
                         tokens.cacheWrite1hTokens(),
                         tokens.reasoningTokens());
-        usage.publish(record);
+        tracing.settled(trace, reasonCode, tokens);
+        usage.publish(record, trace);
         admission.settled(ticket, record);
     }
 }

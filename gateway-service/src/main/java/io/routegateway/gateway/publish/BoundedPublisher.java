@@ -5,7 +5,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 
+import io.opentelemetry.context.Context;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.TracingMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -53,14 +55,27 @@ final class BoundedPublisher {
 
     /** One record under a key. */
     void publish(String key, String payload) {
-        publish(key, payload, 1);
+        publish(key, payload, 1, null);
+    }
+
+    /** One record under a key, sent in {@code trace} (its traceparent on the record's headers). */
+    void publish(String key, String payload, Context trace) {
+        publish(key, payload, 1, trace);
+    }
+
+    boolean publish(String key, String payload, int records) {
+        return publish(key, payload, records, null);
     }
 
     /**
      * A message of {@code records} records; a null key leaves the partition to the producer.
      * Returns whether it was handed to Kafka (false: dropped and counted).
+     *
+     * @param trace the trace context the record belongs to: SmallRye's Kafka tracing opens the
+     *     producer span under it and writes its W3C {@code traceparent} into the record's headers;
+     *     null for none (a new root, never the context that happens to be current on this thread)
      */
-    boolean publish(String key, String payload, int records) {
+    boolean publish(String key, String payload, int records, Context trace) {
         int waiting = pending.addAndGet(records);
         if (waiting > maxPending && waiting > records) {
             // a batch larger than the bound on its own still goes when nothing else waits
@@ -78,6 +93,7 @@ final class BoundedPublisher {
             }
             metadata = Metadata.of(kafka.build());
         }
+        metadata = metadata.with(TracingMetadata.withCurrent(trace == null ? Context.root() : trace));
         Message<String> message = Message.of(
                 payload,
                 metadata,

@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.micrometer.core.instrument.Counter;
+import io.opentelemetry.context.Context;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.forward.SuccessCoalescer;
@@ -88,6 +89,15 @@ public class OutcomePublisher {
      * @param changedView whether the event changed this replica's view of its credential
      */
     public void publish(CredentialEvent event, boolean changedView) {
+        publish(event, changedView, null);
+    }
+
+    /**
+     * As {@link #publish(CredentialEvent, boolean)}, the record sent in {@code trace} (the attempt's
+     * span: its traceparent rides on the record's headers, so state-service's apply joins the trace).
+     * A coalesced success released later by the timer leaves without it.
+     */
+    public void publish(CredentialEvent event, boolean changedView, Context trace) {
         List<CredentialEvent> now;
         synchronized (successes) {
             now = successes.offer(event, changedView, clock.instant());
@@ -95,7 +105,10 @@ public class OutcomePublisher {
         if (now.isEmpty()) {
             coalesced.increment();
         }
-        send(now);
+        for (CredentialEvent sent : now) {
+            published.increment();
+            publisher.publish(sent.credentialId(), Json.write(sent), sent == event ? trace : null);
+        }
     }
 
     /**

@@ -8,6 +8,8 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import io.micrometer.core.instrument.Counter;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
 import io.quarkus.runtime.ShutdownEvent;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
@@ -77,10 +79,24 @@ public class UsagePublisher {
     }
 
     public void publish(RequestCompleted record) {
+        publish(record, null);
+    }
+
+    /**
+     * @param trace the client request's trace context; a record of a sampled trace leaves alone, not
+     *     in a batch, so that its message's {@code traceparent} is its own request's (one in a batch
+     *     could name only one request); unsampled ones batch as always
+     */
+    public void publish(RequestCompleted record, Context trace) {
         published.increment();
         String json = Json.write(record);
-        if (windowMs == 0) {
-            publisher.publish(record.credentialId() != null ? record.credentialId() : record.accessKeyId(), json);
+        boolean sampled =
+                trace != null && Span.fromContext(trace).getSpanContext().isSampled();
+        if (windowMs == 0 || sampled) {
+            publisher.publish(
+                    record.credentialId() != null ? record.credentialId() : record.accessKeyId(),
+                    json,
+                    sampled ? trace : null);
             return;
         }
         List<List<String>> full;

@@ -40,6 +40,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.impl.VertxInternal;
+import io.vertx.core.tracing.TracingPolicy;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -196,8 +197,15 @@ public class UpstreamClient {
         return Math.max(1, (perHost + eventLoops - 1) / eventLoops);
     }
 
+    /**
+     * The upstream clients are never traced by Vert.x's own HTTP client tracing ({@link
+     * TracingPolicy#IGNORE}): its spans would record the upstream URL (a relay's query may carry a
+     * key) and it would send the gateway's {@code traceparent} to the providers. The gateway's own
+     * attempt span stands for each upstream call instead.
+     */
     private static HttpClientOptions baseOptions(Duration connectCeiling) {
         return new HttpClientOptions()
+                .setTracingPolicy(TracingPolicy.IGNORE)
                 .setKeepAlive(true)
                 .setKeepAliveTimeout(KEEP_ALIVE_SECONDS)
                 .setTcpNoDelay(true)

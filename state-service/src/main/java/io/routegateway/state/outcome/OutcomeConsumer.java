@@ -6,9 +6,11 @@ import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import io.opentelemetry.api.trace.Span;
 import io.quarkus.runtime.ShutdownEvent;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.InboundScreen;
@@ -49,9 +51,17 @@ public class OutcomeConsumer {
     private final CredentialEventService service;
     private final StateMetrics metrics;
     private final Clock clock;
+    private final RecordTracing tracing;
     private volatile boolean stopping;
 
+    /** Without spans (plain unit tests). */
     public OutcomeConsumer(CredentialEventService service, StateMetrics metrics, Clock clock) {
+        this(service, metrics, clock, RecordTracing.off());
+    }
+
+    @Inject
+    public OutcomeConsumer(CredentialEventService service, StateMetrics metrics, Clock clock, RecordTracing tracing) {
+        this.tracing = tracing;
         this.service = service;
         this.metrics = metrics;
         this.clock = clock;
@@ -65,14 +75,23 @@ public class OutcomeConsumer {
     @Incoming(CHANNEL)
     public Uni<Void> consume(ConsumerRecord<String, String> record) {
         metrics.delivered(record.timestamp(), clock.millis());
+        // the apply joins the gateway's trace when the record carries its traceparent
+        Span span = tracing.start("apply " + CHANNEL, record);
         CredentialEvent event;
         try {
             event = parse(record.value());
         } catch (PoisonMessageException e) {
+            tracing.failed(span, "unparsable");
             return deadLetter(record, "unparsable", e);
+        }
+        if (span.isRecording()) {
+            span.setAttribute(RecordTracing.CREDENTIAL_ID, event.credentialId());
+            span.setAttribute(RecordTracing.EVENT_ID, event.eventId().toString());
+            span.setAttribute(RecordTracing.EVENT_TYPE, event.getClass().getSimpleName());
         }
         Screened<CredentialEvent> screened = InboundScreen.outcome(event);
         if (screened instanceof Screened.Refused<CredentialEvent> refused) {
+            tracing.failed(span, "unstorable");
             return deadLetter(record, "unstorable", new PoisonMessageException(refused.reason()));
         }
         Screened.Accepted<CredentialEvent> accepted = (Screened.Accepted<CredentialEvent>) screened;
@@ -89,6 +108,9 @@ public class OutcomeConsumer {
                 .retry()
                 .withBackOff(FIRST_RETRY, MAX_RETRY)
                 .atMost(Failures.BOUNDED_RETRIES)
+                .invoke(result -> tracing.applied(span, result))
+                .onFailure()
+                .invoke(failure -> tracing.failed(span, failure.getClass().getName()))
                 .replaceWithVoid()
                 .onFailure()
                 .recoverWithUni(failure -> stopping

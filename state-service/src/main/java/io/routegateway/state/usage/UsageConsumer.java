@@ -10,6 +10,7 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.opentelemetry.api.trace.Span;
 import io.quarkus.runtime.ShutdownEvent;
 import io.routegateway.core.event.InboundScreen;
 import io.routegateway.core.event.InboundScreen.Screened;
@@ -20,6 +21,7 @@ import io.routegateway.core.usage.ModelPrices;
 import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.outcome.Failures;
 import io.routegateway.state.outcome.OutcomeConsumer;
+import io.routegateway.state.outcome.RecordTracing;
 import io.routegateway.state.publish.OutboxRelay;
 import io.routegateway.state.spend.SpendLedger;
 import io.routegateway.state.spend.SpendRules;
@@ -90,6 +92,7 @@ public class UsageConsumer {
     private final SpendLedger spend;
     private final OutboxRelay relay;
     private final Clock clock;
+    private final RecordTracing tracing;
     private volatile boolean stopping;
 
     public UsageConsumer(
@@ -98,7 +101,9 @@ public class UsageConsumer {
             UsageDeadLetters deadLetters,
             SpendLedger spend,
             OutboxRelay relay,
-            Clock clock) {
+            Clock clock,
+            RecordTracing tracing) {
+        this.tracing = tracing;
         this.pool = pool;
         this.metrics = metrics;
         this.deadLetters = deadLetters;
@@ -117,8 +122,18 @@ public class UsageConsumer {
         List<Usage> records = new ArrayList<>(batch.count());
         Uni<Void> refusals = Uni.createFrom().voidItem();
         long now = clock.millis();
+        // a record that carries a request's traceparent (the gateway sends a sampled request's
+        // record alone, not in a batch) is stored in a span of that request's trace
+        List<Span> spans = null;
         for (ConsumerRecord<String, String> source : batch) {
             metrics.usageDelivered(source.timestamp(), now);
+            Span span = tracing.start("store " + CHANNEL, source);
+            if (span.isRecording()) {
+                if (spans == null) {
+                    spans = new ArrayList<>(1);
+                }
+                spans.add(span);
+            }
             // a gateway's message is a batch of records; each is read, screened and stored on its own
             for (UsageBatch.Entry entry : UsageBatch.decode(source.value())) {
                 UsageDeadLetters.Origin origin = new UsageDeadLetters.Origin(source, entry.index(), entry.payload());
@@ -138,7 +153,12 @@ public class UsageConsumer {
                 }
             }
         }
-        return refusals.flatMap(ok -> store(records));
+        Uni<Void> stored = refusals.flatMap(ok -> store(records));
+        if (spans == null) {
+            return stored;
+        }
+        List<Span> traced = spans;
+        return stored.onTermination().invoke(() -> traced.forEach(Span::end));
     }
 
     private Uni<Void> store(List<Usage> records) {
