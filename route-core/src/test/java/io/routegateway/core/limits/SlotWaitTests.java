@@ -1,0 +1,28 @@
+package io.routegateway.core.limits;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SlotWaitTests {
+
+    @Test
+    void onlyFullCredentialsInTheWayWaitInShortStepsUpToTheBound() {
+        assertThat(SlotWait.nextTryInMillis(true, 0, 5_000)).isEqualTo(SlotWait.RETRY_MILLIS);
+        assertThat(SlotWait.nextTryInMillis(true, 4_990, 5_000)).isEqualTo(10);
+        assertThat(SlotWait.nextTryInMillis(true, 5_000, 5_000)).isEqualTo(SlotWait.GIVE_UP);
+        assertThat(SlotWait.nextTryInMillis(true, 60_000, 5_000)).isEqualTo(SlotWait.GIVE_UP);
+    }
+
+    @Test
+    void anythingElseInTheWayOrNoWaitConfiguredGivesUpAtOnce() {
+        assertThat(SlotWait.nextTryInMillis(false, 0, 5_000)).isEqualTo(SlotWait.GIVE_UP);
+        assertThat(SlotWait.nextTryInMillis(true, 0, 0)).isEqualTo(SlotWait.GIVE_UP);
+        assertThat(SlotWait.nextTryInMillis(true, 0, -1)).isEqualTo(SlotWait.GIVE_UP);
+    }
+
+    @Test
+    void aClockThatWentBackCountsAsNoWaitYet() {
+        assertThat(SlotWait.nextTryInMillis(true, -500, 5_000)).isEqualTo(SlotWait.RETRY_MILLIS);
+    }
+}
