@@ -72,6 +72,7 @@ public class AdmissionStage {
     private final ZoneId zone;
     private final boolean refuseWhenUnshared;
     private final long maxLagMillis;
+    private final TeamPools teamPools = new TeamPools();
     /** The prices read from the settings last seen (replaced whole, so a racing read is harmless). */
     private volatile PricesOf pricesOf = new PricesOf(null, ModelPrices.NONE);
 
@@ -202,7 +203,8 @@ public class AdmissionStage {
 
     /**
      * The load of the pool the key's groups draw on: K, the sum of the usable credentials'
-     * {@code max_parallel_requests} (unbounded when one has none), and their attempts in flight.
+     * {@code max_parallel_requests} (unbounded when one has none), their attempts in flight, and
+     * which teams draw on the same groups (only they claim slots of it).
      */
     private PoolLoad poolLoad(AccessKeySnapshot key, Instant now) {
         PoolView view = views.pool();
@@ -222,7 +224,7 @@ public class AdmissionStage {
                 inFlight += ledger.attemptsInFlight(credential.credentialId(), now);
             }
         }
-        return new PoolLoad(capacity, inFlight, limits::weight);
+        return new PoolLoad(capacity, inFlight, limits::weight, teamPools.sharing(view, key.groupIds()));
     }
 
     /** The prices of the newest runtime settings, parsed once per settings version. */

@@ -84,6 +84,15 @@ public interface GatewayConfig {
          */
         @WithDefault("10m")
         Duration topicRetention();
+
+        /**
+         * Longest an admitted request waits for a slot when routing finds only credentials at their
+         * own limits ({@code credential_full}) in its way, routing again every 20 ms; past it the
+         * request is {@code no_available_credential}. 0 = never wait ({@code
+         * GATEWAY_ADMISSION_SLOT_WAIT}).
+         */
+        @WithDefault("5s")
+        Duration slotWait();
     }
 
     interface Upstream {

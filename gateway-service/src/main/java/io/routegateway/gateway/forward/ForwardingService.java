@@ -78,6 +78,7 @@ public class ForwardingService {
                 this::affinity,
                 config.retry().maxCredentials(),
                 config.upstream().maxResponseSize().asLongValue(),
+                config.admission().slotWait().toMillis(),
                 leases,
                 admission);
     }
