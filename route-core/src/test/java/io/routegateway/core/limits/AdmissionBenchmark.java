@@ -39,7 +39,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * </ul>
  *
  * <p>Run: {@code bench/jmh.sh io.routegateway.core.limits.AdmissionBenchmark} (3 warmup + 5
- * measurement iterations of 1 s, 1 fork, unless other JMH arguments are given).
+ * measurement iterations of 1 s, 1 fork, unless other JMH arguments are given), or its {@link
+ * #main} with {@code --cpu-time} for the thread's CPU time per request (see {@link #cpuTimes}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -148,7 +149,45 @@ public class AdmissionBenchmark {
         return cycle(fairShared);
     }
 
+    /**
+     * {@code --cpu-time [ROUNDS]}: instead of JMH, the thread's own CPU time per request of each case
+     * (ThreadMXBean), ROUNDS rounds of 2,000,000 requests, the cases interleaved after a warm-up of
+     * each. On a shared machine JMH's wall-clock times include the time the thread waited for a core;
+     * CPU time does not (cache and frequency effects of the neighbours remain).
+     */
+    static void cpuTimes(int rounds) {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        String[] names = {"limitsOff", "keyAndTeamLimits", "keyTeamLimitsAndFairShare"};
+        AdmissionBenchmark bench = new AdmissionBenchmark();
+        bench.setUp();
+        AdmissionRequest[][] cases = {bench.off, bench.limited, bench.fairShared};
+        int perRound = 2_000_000;
+        long sink = 0;
+        for (AdmissionRequest[] requests : cases) {
+            for (int i = 0; i < perRound; i++) {
+                sink += bench.cycle(requests).admitted() ? 1 : 0;
+            }
+        }
+        for (int round = 1; round <= rounds; round++) {
+            StringBuilder line = new StringBuilder("round " + round + ":");
+            for (int c = 0; c < cases.length; c++) {
+                long before = threads.getCurrentThreadCpuTime();
+                for (int i = 0; i < perRound; i++) {
+                    sink += bench.cycle(cases[c]).admitted() ? 1 : 0;
+                }
+                double nanos = (threads.getCurrentThreadCpuTime() - before) / (double) perRound;
+                line.append(String.format(" %s %.0f ns/op CPU;", names[c], nanos));
+            }
+            System.out.println(line);
+        }
+        System.out.println("(admitted " + sink + ")");
+    }
+
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("--cpu-time")) {
+            cpuTimes(args.length > 1 ? Integer.parseInt(args[1]) : 5);
+            return;
+        }
         String[] jmhArgs = args.length > 0
                 ? args
                 : new String[] {
