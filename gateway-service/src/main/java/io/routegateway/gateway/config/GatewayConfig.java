@@ -93,6 +93,15 @@ public interface GatewayConfig {
          */
         @WithDefault("5s")
         Duration slotWait();
+
+        /**
+         * How long a request refused by fair share is decided again (every 20 ms) before the refusal
+         * is answered: the peers' closes reach this replica one Kafka hop late, so a team whose
+         * last request just ended elsewhere would otherwise be refused at its share. 0 = answer at
+         * once ({@code GATEWAY_ADMISSION_FAIR_SHARE_RECHECK}).
+         */
+        @WithDefault("500ms")
+        Duration fairShareRecheck();
     }
 
     interface Upstream {

@@ -12,6 +12,14 @@ package io.routegateway.core.limits;
  * {@code maxWaitMillis}, route again after {@link #RETRY_MILLIS} (or what is left of the wait, if
  * less); otherwise give up with the routing refusal as it stands. A wait of 0 never waits. Anything
  * else in the way (cooling, tried, no model) is answered at once, as before.
+ *
+ * <p>The same bounded re-try applies to admission's own fair-share refusal ({@link
+ * #recheckInMillis}): the counts a replica decides on lag its peers' by one Kafka hop, so a team
+ * whose last request just ended on another replica still looks as if it held that slot, and a quiet
+ * team at its share would be refused for a request that is already over. Deciding again for a short
+ * while ({@code gateway.admission.fair-share-recheck}) lets the close arrive; a team really over its
+ * share is refused at the end of it. No other refusal is re-decided: an rpm, tpm, budget or parallel
+ * limit is the team's or key's own, and the client's Retry-After is the honest answer.
  */
 public final class SlotWait {
 
@@ -40,5 +48,14 @@ public final class SlotWait {
             return GIVE_UP;
         }
         return Math.min(RETRY_MILLIS, left);
+    }
+
+    /**
+     * The pause before admission decides again on a request it refused by {@code refusedBy}, or
+     * {@link #GIVE_UP}: only a fair-share refusal ({@link LimitField#FAIR_SHARE}) is decided again,
+     * every {@link #RETRY_MILLIS} up to {@code maxWaitMillis} (≤ 0 = never).
+     */
+    public static long recheckInMillis(LimitField refusedBy, long waitedMillis, long maxWaitMillis) {
+        return nextTryInMillis(refusedBy == LimitField.FAIR_SHARE, waitedMillis, maxWaitMillis);
     }
 }

@@ -25,4 +25,19 @@ class SlotWaitTests {
     void aClockThatWentBackCountsAsNoWaitYet() {
         assertThat(SlotWait.nextTryInMillis(true, -500, 5_000)).isEqualTo(SlotWait.RETRY_MILLIS);
     }
+
+    @Test
+    void onlyAFairShareRefusalIsDecidedAgainAndOnlyWithinItsBound() {
+        assertThat(SlotWait.recheckInMillis(LimitField.FAIR_SHARE, 0, 500)).isEqualTo(SlotWait.RETRY_MILLIS);
+        assertThat(SlotWait.recheckInMillis(LimitField.FAIR_SHARE, 500, 500)).isEqualTo(SlotWait.GIVE_UP);
+        assertThat(SlotWait.recheckInMillis(LimitField.FAIR_SHARE, 0, 0)).isEqualTo(SlotWait.GIVE_UP);
+        for (LimitField other : LimitField.values()) {
+            if (other != LimitField.FAIR_SHARE) {
+                assertThat(SlotWait.recheckInMillis(other, 0, 500))
+                        .as("%s", other)
+                        .isEqualTo(SlotWait.GIVE_UP);
+            }
+        }
+        assertThat(SlotWait.recheckInMillis(null, 0, 500)).isEqualTo(SlotWait.GIVE_UP);
+    }
 }
