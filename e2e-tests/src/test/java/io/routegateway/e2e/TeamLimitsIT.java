@@ -83,7 +83,7 @@ class TeamLimitsIT extends EndToEndTest {
 
     @BeforeAll
     static void threeReplicasAndAPool() {
-        replicas = List.of(system.gatewayProcess(), system.startExtraGateway(), system.startExtraGateway());
+        replicas = system.gatewayReplicas(3);
         pool = Pool.create(system, replicas);
         String first = pool.credential("tl1", c -> c.map(MODEL, UPSTREAM));
         String second = pool.credential("tl2", c -> c.map(MODEL, UPSTREAM));

@@ -113,6 +113,12 @@ public final class Pool {
             return this;
         }
 
+        /** The credential's own {@code max_parallel_requests} (its {@code limits}). */
+        public CredentialSpec maxParallelRequests(int limit) {
+            body.putObject("limits").put("max_parallel_requests", limit);
+            return this;
+        }
+
         public CredentialSpec recovery(JsonNode recovery) {
             body.set("recovery", recovery);
             return this;

@@ -233,6 +233,24 @@ public final class RouteSystem implements AutoCloseable {
     }
 
     /** Starts one more gateway replica; it is stopped by the next {@link #ensureRunning()} or at the end. */
+    /**
+     * {@code count} gateway replicas: the system's gateway and running extra ones, started only as
+     * far as fewer are running, so the multi-replica tests of one run share them.
+     */
+    public synchronized List<ServiceProcess> gatewayReplicas(int count) {
+        List<ServiceProcess> replicas = new ArrayList<>();
+        replicas.add(gateway);
+        for (ServiceProcess extra : extraGateways) {
+            if (replicas.size() < count && extra.isAlive()) {
+                replicas.add(extra);
+            }
+        }
+        while (replicas.size() < count) {
+            replicas.add(startExtraGateway());
+        }
+        return List.copyOf(replicas);
+    }
+
     public synchronized ServiceProcess startExtraGateway() {
         ServiceProcess extra = service("gateway-service", freePort(), gatewayEnvironment());
         extraGateways.add(extra);

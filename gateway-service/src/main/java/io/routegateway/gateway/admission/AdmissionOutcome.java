@@ -3,7 +3,10 @@ package io.routegateway.gateway.admission;
 import io.routegateway.core.forward.Refusal;
 import io.routegateway.core.limits.RateLimitHeaders;
 
-/** What the admission stage says of one request: go on with a {@link Ticket}, or a refusal to answer. */
+/**
+ * What the admission stage says of one request: go on with a {@link Ticket}, a refusal to answer, or
+ * ask again after a pause (a fair-share refusal while the peers' counts may still be catching up).
+ */
 public sealed interface AdmissionOutcome {
 
     /** The request goes on to routing. */
@@ -18,4 +21,12 @@ public sealed interface AdmissionOutcome {
      */
     record Refused(Refusal refusal, String teamId, Long retryAfterSeconds, RateLimitHeaders headers)
             implements AdmissionOutcome {}
+
+    /**
+     * Refused by fair share for now: decide again in {@code pauseMillis} (route-core {@code
+     * SlotWait.recheckInMillis}); nothing counted, nothing answered yet.
+     *
+     * @param refused the refusal it would be now, for a client that goes away meanwhile
+     */
+    record Recheck(long pauseMillis, Refused refused) implements AdmissionOutcome {}
 }

@@ -27,6 +27,7 @@ import io.routegateway.core.limits.LimitField;
 import io.routegateway.core.limits.Limits;
 import io.routegateway.core.limits.PoolLoad;
 import io.routegateway.core.limits.RateLimitHeaders;
+import io.routegateway.core.limits.SlotWait;
 import io.routegateway.core.recovery.DefaultZone;
 import io.routegateway.core.select.PoolView;
 import io.routegateway.core.select.SelectionSteps;
@@ -72,6 +73,8 @@ public class AdmissionStage {
     private final ZoneId zone;
     private final boolean refuseWhenUnshared;
     private final long maxLagMillis;
+    private final long fairShareRecheckMillis;
+    private final TeamPools teamPools = new TeamPools();
     /** The prices read from the settings last seen (replaced whole, so a racing read is harmless). */
     private volatile PricesOf pricesOf = new PricesOf(null, ModelPrices.NONE);
 
@@ -95,6 +98,7 @@ public class AdmissionStage {
         this.zone = DefaultZone.resolve(routeConfig.defaultTimeZone(), Optional.empty(), ZoneId.systemDefault());
         this.refuseWhenUnshared = config.admission().whenUnshared() == GatewayConfig.WhenUnshared.REFUSE;
         this.maxLagMillis = config.admission().maxLag().toMillis();
+        this.fairShareRecheckMillis = config.admission().fairShareRecheck().toMillis();
     }
 
     /**
@@ -104,6 +108,16 @@ public class AdmissionStage {
      * @param bodyBytes the body's size, for the prompt's estimate
      */
     public AdmissionOutcome admit(AccessKeySnapshot key, Operation operation, JsonNode body, long bodyBytes) {
+        return admit(key, operation, body, bodyBytes, 0);
+    }
+
+    /**
+     * Admits or refuses one request that has waited {@code waitedMillis} for admission already: a
+     * fair-share refusal within {@code gateway.admission.fair-share-recheck} of its first try is
+     * {@link AdmissionOutcome.Recheck} (decide again shortly), not yet a refusal.
+     */
+    public AdmissionOutcome admit(
+            AccessKeySnapshot key, Operation operation, JsonNode body, long bodyBytes, long waitedMillis) {
         String teamId = key.teamId();
         Limits keyLimits = key.limits();
         if (teamId == null && keyLimits.isNone()) {
@@ -148,12 +162,22 @@ public class AdmissionStage {
             return new AdmissionOutcome.Admitted(new Ticket(teamId, admitted.lease(), decision.headers()));
         }
         AdmissionCode code = decision.code();
-        metrics.admissionRefused(code.wire(), scopeOf(decision));
-        return new AdmissionOutcome.Refused(
+        AdmissionOutcome.Refused refused = new AdmissionOutcome.Refused(
                 new Refusal(AdmissionCode.HTTP_STATUS, code.wire(), decision.message(), RATE_LIMIT_ERROR),
                 teamId,
                 decision.retryAfterSeconds(),
                 decision.headers());
+        long pause = SlotWait.recheckInMillis(decision.field(), waitedMillis, fairShareRecheckMillis);
+        if (pause != SlotWait.GIVE_UP) {
+            return new AdmissionOutcome.Recheck(pause, refused);
+        }
+        metrics.admissionRefused(code.wire(), scopeOf(decision));
+        return refused;
+    }
+
+    /** A request went away while its fair-share refusal was being decided again: counted as refused. */
+    public void goneWhileRechecking(AdmissionOutcome.Recheck recheck) {
+        metrics.admissionRefused(recheck.refused().refusal().code(), "fair_share");
     }
 
     /**
@@ -210,7 +234,8 @@ public class AdmissionStage {
 
     /**
      * The load of the pool the key's groups draw on: K, the sum of the usable credentials'
-     * {@code max_parallel_requests} (unbounded when one has none), and their attempts in flight.
+     * {@code max_parallel_requests} (unbounded when one has none), their attempts in flight, and
+     * which teams draw on the same groups (only they claim slots of it).
      */
     private PoolLoad poolLoad(AccessKeySnapshot key, Instant now) {
         PoolView view = views.pool();
@@ -230,7 +255,7 @@ public class AdmissionStage {
                 inFlight += ledger.attemptsInFlight(credential.credentialId(), now);
             }
         }
-        return new PoolLoad(capacity, inFlight, limits::weight);
+        return new PoolLoad(capacity, inFlight, limits::weight, teamPools.sharing(view, key.groupIds()));
     }
 
     /** The prices of the newest runtime settings, parsed once per settings version. */

@@ -84,6 +84,24 @@ public interface GatewayConfig {
          */
         @WithDefault("10m")
         Duration topicRetention();
+
+        /**
+         * Longest an admitted request waits for a slot when routing finds only credentials at their
+         * own limits ({@code credential_full}) in its way, routing again every 20 ms; past it the
+         * request is {@code no_available_credential}. 0 = never wait ({@code
+         * GATEWAY_ADMISSION_SLOT_WAIT}).
+         */
+        @WithDefault("5s")
+        Duration slotWait();
+
+        /**
+         * How long a request refused by fair share is decided again (every 20 ms) before the refusal
+         * is answered: the peers' closes reach this replica one Kafka hop late, so a team whose
+         * last request just ended elsewhere would otherwise be refused at its share. 0 = answer at
+         * once ({@code GATEWAY_ADMISSION_FAIR_SHARE_RECHECK}).
+         */
+        @WithDefault("500ms")
+        Duration fairShareRecheck();
     }
 
     interface Upstream {

@@ -20,6 +20,7 @@ import io.vertx.core.Vertx;
  * @param affinity the session-affinity memory as the runtime settings size it now
  * @param maxCredentials {@code gateway.retry.max-credentials}
  * @param maxResponseBytes {@code gateway.upstream.max-response-size}
+ * @param slotWaitMillis {@code gateway.admission.slot-wait}
  * @param leases the admissions count: attempt leases, and the credentials at their own limits
  * @param admission closes an admitted request's lease at its settlement
  * @param tracing the request's and its attempts' spans
@@ -38,6 +39,7 @@ record Forwarding(
         Supplier<AffinityTable> affinity,
         int maxCredentials,
         long maxResponseBytes,
+        long slotWaitMillis,
         LeaseLedger leases,
         AdmissionStage admission,
         RequestTracing tracing) {}

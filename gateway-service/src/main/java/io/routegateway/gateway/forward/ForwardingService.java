@@ -81,6 +81,7 @@ public class ForwardingService {
                 this::affinity,
                 config.retry().maxCredentials(),
                 config.upstream().maxResponseSize().asLongValue(),
+                config.admission().slotWait().toMillis(),
                 leases,
                 admission,
                 tracing);

@@ -19,6 +19,9 @@ import io.routegateway.core.forward.AttemptPlan;
 import io.routegateway.core.forward.AttemptVerdict;
 import io.routegateway.core.forward.ClientMessages;
 import io.routegateway.core.forward.Refusal;
+import io.routegateway.core.limits.SlotWait;
+import io.routegateway.core.select.FullCredentials;
+import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.select.Router;
 import io.routegateway.core.usage.TokenUsage;
@@ -88,6 +91,8 @@ final class RequestExchange {
     private Cancellable inFlight;
     private StreamAnswer committed;
     private boolean clientGone;
+    /** When this request began to wait for a slot ({@link SlotWait}); -1 while it has not. */
+    private long waitingSince = -1;
 
     RequestExchange(Forwarding f, Settlement settlement, RoutingContext ctx, ProxyRequest request, Context trace) {
         this.f = f;
@@ -122,6 +127,11 @@ final class RequestExchange {
                 f.clock().instant(),
                 false);
         if (result instanceof RouteResult.Refused refused) {
+            long pause = slotWait(refused);
+            if (pause != SlotWait.GIVE_UP) {
+                f.vertx().setTimer(pause, id -> next());
+                return;
+            }
             // after a failure in this request (e.g. a quota answer that took the group's only
             // credential out), the refusal says what happened, whatever the pool looks like now
             refuse(
@@ -142,6 +152,38 @@ final class RequestExchange {
         retriesUsed = 0;
         credentialsTried++;
         attempt();
+    }
+
+    /**
+     * The pause before routing again when only credentials at their own limits are in the way
+     * (route-core {@link SlotWait}), or {@link SlotWait#GIVE_UP}. Asked only of a refusal, so the
+     * second routing (the full ones counted as free) costs nothing on the served path.
+     */
+    private long slotWait(RouteResult.Refused refused) {
+        if (f.slotWaitMillis() <= 0 || refused.code() != ReasonCode.NO_AVAILABLE_CREDENTIAL) {
+            return SlotWait.GIVE_UP;
+        }
+        long now = f.clock().millis();
+        boolean onlyFull = Router.route(
+                        f.views().pool(),
+                        request.route(),
+                        tried,
+                        !probed,
+                        FullCredentials.NONE,
+                        null,
+                        ThreadLocalRandom.current(),
+                        f.clock().instant(),
+                        false)
+                instanceof RouteResult.Selected;
+        boolean first = waitingSince < 0;
+        if (first) {
+            waitingSince = now;
+        }
+        long pause = SlotWait.nextTryInMillis(onlyFull, now - waitingSince, f.slotWaitMillis());
+        if (onlyFull && (first || pause == SlotWait.GIVE_UP)) {
+            f.metrics().slotWait(pause == SlotWait.GIVE_UP);
+        }
+        return pause;
     }
 
     private void attempt() {

@@ -2,6 +2,7 @@ package io.routegateway.gateway.http;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.util.function.Consumer;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
@@ -156,45 +157,68 @@ public class GatewayRoutes {
             return;
         }
         ClientRequest.Accepted accepted = (ClientRequest.Accepted) parsed;
-        Ticket ticket = admitted(ctx.response(), key, protocol, accepted.operation(), body, bodyBytes);
-        if (ticket == null) {
-            return;
-        }
-        forwarding.forward(
+        admitted(
                 ctx,
-                new ProxyRequest(
-                        EventIds.next(),
-                        protocol,
-                        key,
-                        body,
-                        accepted.model(),
-                        accepted.clientStream(),
-                        accepted.customTools(),
-                        ctx.request().headers().entries(),
-                        accepted.route(),
-                        accepted.bridges(),
-                        bodyBytes,
-                        arrived,
-                        accepted.operation(),
-                        ticket));
+                key,
+                protocol,
+                accepted.operation(),
+                body,
+                bodyBytes,
+                clock.millis(),
+                ticket -> forwarding.forward(
+                        ctx,
+                        new ProxyRequest(
+                                EventIds.next(),
+                                protocol,
+                                key,
+                                body,
+                                accepted.model(),
+                                accepted.clientStream(),
+                                accepted.customTools(),
+                                ctx.request().headers().entries(),
+                                accepted.route(),
+                                accepted.bridges(),
+                                bodyBytes,
+                                arrived,
+                                accepted.operation(),
+                                ticket)));
     }
 
     /**
-     * The admission stage: the request's ticket, its rate-limit headers already on the response (so
-     * any answer carries them, a stream's on its head); or null when it was refused and answered
-     * (429 or 503 in the client's envelope, with {@code Retry-After}; nothing sent upstream).
+     * The admission stage: on admission the request's rate-limit headers go on the response (so any
+     * answer carries them, a stream's on its head) and {@code admitted} goes on with its ticket; a
+     * refusal is answered (429 or 503 in the client's envelope, with {@code Retry-After}; nothing sent
+     * upstream); a fair-share refusal is first decided again for a short while ({@link
+     * AdmissionOutcome.Recheck}, on this event loop's timer). A client that goes away meanwhile is
+     * counted with the refusal it would have had.
      */
-    private Ticket admitted(
-            HttpServerResponse response,
+    private void admitted(
+            RoutingContext ctx,
             AccessKeySnapshot key,
             Protocol protocol,
             Operation operation,
             JsonNode body,
-            long bodyBytes) {
-        AdmissionOutcome outcome = admission.admit(key, operation, body, bodyBytes);
-        if (outcome instanceof AdmissionOutcome.Admitted admitted) {
-            admitted.ticket().headers().forEach(response::putHeader);
-            return admitted.ticket();
+            long bodyBytes,
+            long firstTryMillis,
+            Consumer<Ticket> admitted) {
+        HttpServerResponse response = ctx.response();
+        AdmissionOutcome outcome = admission.admit(key, operation, body, bodyBytes, clock.millis() - firstTryMillis);
+        if (outcome instanceof AdmissionOutcome.Admitted yes) {
+            yes.ticket().headers().forEach(response::putHeader);
+            admitted.accept(yes.ticket());
+            return;
+        }
+        if (outcome instanceof AdmissionOutcome.Recheck recheck) {
+            ctx.vertx().setTimer(recheck.pauseMillis(), id -> {
+                if (response.closed()) {
+                    admission.goneWhileRechecking(recheck);
+                    Refusal refusal = recheck.refused().refusal();
+                    refusals.counted(key, protocol, refusal.status(), refusal.code());
+                    return;
+                }
+                admitted(ctx, key, protocol, operation, body, bodyBytes, firstTryMillis, admitted);
+            });
+            return;
         }
         AdmissionOutcome.Refused refused = (AdmissionOutcome.Refused) outcome;
         refused.headers().forEach(response::putHeader);
@@ -202,7 +226,6 @@ public class GatewayRoutes {
             response.putHeader("retry-after", Long.toString(Math.max(1, refused.retryAfterSeconds())));
         }
         refusals.answer(response, key, protocol, refused.refusal());
-        return null;
     }
 
     /**

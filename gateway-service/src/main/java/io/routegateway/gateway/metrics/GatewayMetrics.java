@@ -66,10 +66,14 @@ public class GatewayMetrics {
     private final Timer upstreamLatency;
     private final Timer ttft;
     private final GenAiMetrics genAi;
+    private final Counter slotWaitsStarted;
+    private final Counter slotWaitsGivenUp;
 
     GatewayMetrics(MeterRegistry registry, PoolViewHolder holder, StateTopicsReader reader, Clock clock) {
         this.registry = registry;
         this.genAi = new GenAiMetrics(registry);
+        this.slotWaitsStarted = slotWaits("started");
+        this.slotWaitsGivenUp = slotWaits("gave_up");
         this.upstreamLatency = Timer.builder("gateway.upstream.latency")
                 .description("Time from sending an upstream request to its response head")
                 .publishPercentileHistogram()
@@ -171,6 +175,21 @@ public class GatewayMetrics {
                                 .tag("scope", scope)
                                 .register(registry))
                 .increment();
+    }
+
+    /**
+     * {@code gateway_admission_slot_waits_total{outcome}}: requests that found only full credentials
+     * and began to wait for a slot ({@code started}), and those whose wait ran out ({@code gave_up}).
+     */
+    public void slotWait(boolean gaveUp) {
+        (gaveUp ? slotWaitsGivenUp : slotWaitsStarted).increment();
+    }
+
+    private Counter slotWaits(String outcome) {
+        return Counter.builder("gateway.admission.slot.waits")
+                .description("Requests that waited for a slot of a pool whose credentials were all full, by outcome")
+                .tag("outcome", outcome)
+                .register(registry);
     }
 
     public void dropped(String topic, int records) {

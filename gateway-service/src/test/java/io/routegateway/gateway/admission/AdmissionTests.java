@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -432,6 +434,48 @@ class AdmissionTests extends GatewayTestBase {
             chatAs(keyId);
             return upstream.count(full) == 2;
         });
+    }
+
+    @Test
+    void aRequestThatFindsOnlyFullCredentialsWaitsForASlotInsteadOfFailing() throws Exception {
+        String credential = Pool.uid("c");
+        String group = Pool.uid("g");
+        String keyId = Pool.uid("k");
+        upstream.on(credential, endlessStream());
+        install(
+                List.of(Pool.credential(credential)
+                        .serves("m")
+                        .groups(group)
+                        .limits(new CredentialLimits(null, 1))
+                        .build(box)),
+                List.of(Pool.group(group, false)),
+                Pool.key(keyId, List.of(group)));
+        double started = slotWaits("started");
+
+        CompletableFuture<HttpResponse<String>> waiting;
+        try (OpenStream stream = OpenStream.open(gateway.getPort(), keyId)) {
+            assertThat(stream.head()).startsWith("HTTP/1.1 200");
+            upstream.on(credential, ok());
+            waiting = CompletableFuture.supplyAsync(() -> chatAs(keyId));
+            await().atMost(KAFKA_WAIT).until(() -> slotWaits("started") > started);
+            assertThat(waiting).as("waiting for the slot").isNotDone();
+        }
+        // the stream's client went away: its slot goes to the waiting request
+        HttpResponse<String> served = waiting.get(30, TimeUnit.SECONDS);
+        assertThat(served.statusCode()).as(served.body()).isEqualTo(200);
+        assertThat(upstream.count(credential)).isEqualTo(2);
+    }
+
+    /** {@code gateway_admission_slot_waits_total{outcome}} as the metrics endpoint shows it. */
+    private static double slotWaits(String outcome) {
+        String prefix = "gateway_admission_slot_waits_total{outcome=\"" + outcome + "\"}";
+        return given().get(Management.url("/metrics"))
+                .asString()
+                .lines()
+                .filter(line -> line.startsWith(prefix))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst()
+                .orElse(0);
     }
 
     @Test

@@ -25,12 +25,14 @@ import java.util.Map;
  *       usually within seconds; the earliest lease expiry is only the bound for a crashed holder
  *       and would make clients wait up to a minute for nothing.
  *   <li><b>fair share</b> ({@code concurrency_limit_exceeded}): {@link FairShare}, when the request
- *       has a team and a bounded pool. Retry-After: 1 s, as parallel.
+ *       has a team with a request in flight and a bounded pool: a team at or above its weighted
+ *       share only borrows the slots no other active team's share claims. Retry-After: 1 s, as
+ *       parallel.
  * </ol>
  *
  * The answer carries {@link RateLimitHeaders} whenever the key or its team has an rpm or tpm limit.
  * Cost: a handful of look-ups and binary searches, no allocation beyond the decision and its
- * headers, except a map of active teams when a pool is contended.
+ * headers, except a map of active teams when a team with requests in flight asks a bounded pool.
  */
 public final class Admission {
 
@@ -119,10 +121,18 @@ public final class Admission {
         if (field == null
                 && teamId != null
                 && pool != null
-                && FairShare.isContended(pool.capacity(), pool.inFlight())) {
+                && pool.isBounded()
+                && view.inFlight(SubjectKind.TEAM, teamId, now) > 0) {
+            // a team with nothing in flight is under any share: admitted without counting the others
             Map<String, Long> active = view.teamsActiveSince(now.minusMillis(LedgerView.WINDOW_MILLIS), now);
             if (!FairShare.admits(
-                    pool.capacity(), pool.inFlight(), active, pool.weights(), teamId, request.teamWeight())) {
+                    pool.capacity(),
+                    pool.inFlight(),
+                    active,
+                    pool.weights(),
+                    pool.sharesPool(),
+                    teamId,
+                    request.teamWeight())) {
                 scope = LimitScope.TEAM;
                 field = LimitField.FAIR_SHARE;
                 retry = PARALLEL_RETRY_SECONDS;

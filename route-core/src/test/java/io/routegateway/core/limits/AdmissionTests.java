@@ -386,7 +386,14 @@ class AdmissionTests {
                     .isTrue();
             assertThat(decide(at(1), teamRequest("ta", 1, new PoolLoad(8, 7, team -> 1)))
                             .admitted())
-                    .as("uncontended")
+                    .as("one slot free, but tb's share claims it")
+                    .isFalse();
+            assertThat(decide(at(1), teamRequest("ta", 1, new PoolLoad(8, 7, team -> 1, team -> !team.equals("tb"))))
+                            .admitted())
+                    .as("tb draws on another pool: ta alone, under its share of all 8")
+                    .isTrue();
+            assertThat(decide(at(1), teamRequest("tc", 1, contended)).admitted())
+                    .as("a team with nothing in flight")
                     .isTrue();
             assertThat(decide(at(1), teamRequest("ta", 3, contended)).admitted())
                     .as("weight 3 of 4: share 6, at it")

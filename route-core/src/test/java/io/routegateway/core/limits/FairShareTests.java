@@ -19,10 +19,56 @@ class FairShareTests {
     }
 
     @Test
-    void anUncontendedPoolAdmitsEveryone() {
-        assertThat(FairShare.isContended(10, 9)).isFalse();
-        assertThat(FairShare.admits(10, 9, LOADS, FairShareTests::weight, "a", 1))
+    void aloneATeamBorrowsEverySlotUntilThePoolIsFull() {
+        assertThat(FairShare.admits(4, 3, Map.of("a", 3L), team -> 1, "a", 1)).isTrue();
+        assertThat(FairShare.admits(4, 4, Map.of("a", 4L), team -> 1, "a", 1)).isFalse();
+        assertThat(FairShare.isContended(4, 3)).isFalse();
+        assertThat(FairShare.isContended(4, 4)).isTrue();
+    }
+
+    @Test
+    void aTeamOverItsShareLeavesTheSlotsAnotherActiveTeamsShareClaims() {
+        // K = 4, a and b equal: shares 2. b is active (a request in the last minute), none in flight.
+        assertThat(FairShare.admits(4, 2, Map.of("a", 2L, "b", 0L), team -> 1, "a", 1))
+                .as("two slots free, both b's")
+                .isFalse();
+        assertThat(FairShare.admits(4, 1, Map.of("a", 1L, "b", 0L), team -> 1, "a", 1))
+                .as("under its own share")
                 .isTrue();
+        assertThat(FairShare.admits(4, 3, Map.of("a", 2L, "b", 1L), team -> 1, "a", 1))
+                .as("one slot free, b's second")
+                .isFalse();
+        assertThat(FairShare.admits(4, 2, Map.of("a", 2L, "b", 0L), team -> 1, "b", 1))
+                .as("b itself is under its share")
+                .isTrue();
+        // a borrowed all four before b came: b is still admitted (it waits for a slot), a is not
+        assertThat(FairShare.admits(4, 4, Map.of("a", 4L, "b", 1L), team -> 1, "b", 1))
+                .isTrue();
+        assertThat(FairShare.admits(4, 3, Map.of("a", 3L, "b", 1L), team -> 1, "a", 1))
+                .as("the slot a's end freed is b's")
+                .isFalse();
+    }
+
+    @Test
+    void aTeamAtItsShareBorrowsWhatTheOthersDoNotClaim() {
+        // K = 8, equal shares 4: b holds its share (two of its requests still waiting), one slot is free
+        assertThat(FairShare.admits(8, 6, Map.of("a", 4L, "b", 4L), team -> 1, "a", 1))
+                .isTrue();
+        // weights a 1, b 3 on K = 8: b's share 6, it holds 2, so 4 are claimed and 1 is free
+        assertThat(FairShare.admits(8, 3, Map.of("a", 1L, "b", 2L), team -> team.equals("b") ? 3 : 1, "a", 1))
+                .as("a at its share 2 … 1 in flight is under it")
+                .isTrue();
+        assertThat(FairShare.admits(8, 4, Map.of("a", 2L, "b", 2L), team -> team.equals("b") ? 3 : 1, "a", 1))
+                .as("a at its share 2: 3 free, 4 claimed")
+                .isFalse();
+    }
+
+    @Test
+    void onlyTheTeamsThatDrawOnThePoolClaimSlots() {
+        Map<String, Long> active = Map.of("a", 2L, "elsewhere", 0L);
+        assertThat(FairShare.admits(4, 2, active, team -> 1, team -> !team.equals("elsewhere"), "a", 1))
+                .isTrue();
+        assertThat(FairShare.admits(4, 2, active, team -> 1, null, "a", 1)).isFalse();
     }
 
     @Test
@@ -83,6 +129,11 @@ class FairShareTests {
 
     @Test
     void hugeNumbersDoNotOverflow() {
+        assertThat(FairShare.admits(Long.MAX_VALUE, 1, Map.of("a", Long.MAX_VALUE, "b", 0L), team -> 1000, "a", 1000))
+                .as("a claim that saturates is refused")
+                .isFalse();
+        assertThat(FairShare.admits(Long.MAX_VALUE, Long.MAX_VALUE, Map.of("a", 1L), team -> 1000, "a", 1000))
+                .isTrue();
         assertThat(FairShare.underShare(Long.MAX_VALUE, Long.MAX_VALUE / 2, 1000, 1000))
                 .isTrue();
         assertThat(FairShare.underShare(1, Long.MAX_VALUE, 1, 1000)).isFalse();
