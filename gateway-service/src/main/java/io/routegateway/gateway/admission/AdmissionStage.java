@@ -190,15 +190,7 @@ public class AdmissionStage {
         }
         Long tokens = settledTokens(record);
         // priced per token kind, as state-service prices the stored usage row
-        Long cost = prices().costMicros(
-                        record.modelKey(),
-                        record.requestedModel(),
-                        record.inputTokens(),
-                        record.outputTokens(),
-                        record.cacheReadTokens(),
-                        record.cacheWrite5mTokens(),
-                        record.cacheWrite1hTokens(),
-                        record.reasoningTokens());
+        Long cost = record.costMicros(prices());
         ledger.close(ticket.lease(), record.occurredAt(), tokens, cost);
     }
 

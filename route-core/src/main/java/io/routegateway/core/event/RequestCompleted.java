@@ -5,6 +5,7 @@ import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.routegateway.core.model.Protocol;
+import io.routegateway.core.usage.ModelPrices;
 
 /**
  * Type {@code request-completed.v1} on {@link Topics#USAGE}: one record per client request (or
@@ -125,6 +126,23 @@ public record RequestCompleted(
                 success,
                 probe,
                 teamId,
+                cacheReadTokens,
+                cacheWrite5mTokens,
+                cacheWrite1hTokens,
+                reasoningTokens);
+    }
+
+    /**
+     * What this request cost in micro-USD at {@code prices}, each token kind at its own price; null
+     * when neither its model key nor its requested model is priced, or no count is known. One rule
+     * for the gateway's settled lease and state-service's stored row.
+     */
+    public Long costMicros(ModelPrices prices) {
+        return prices.costMicros(
+                modelKey,
+                requestedModel,
+                inputTokens,
+                outputTokens,
                 cacheReadTokens,
                 cacheWrite5mTokens,
                 cacheWrite1hTokens,

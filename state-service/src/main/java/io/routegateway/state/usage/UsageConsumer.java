@@ -338,15 +338,7 @@ public class UsageConsumer {
             inputTokens[i] = record.inputTokens();
             outputTokens[i] = record.outputTokens();
             // priced per token kind: cache reads, 5-minute and 1-hour writes and reasoning at their own prices
-            costMicros[i] = prices.costMicros(
-                    record.modelKey(),
-                    record.requestedModel(),
-                    record.inputTokens(),
-                    record.outputTokens(),
-                    record.cacheReadTokens(),
-                    record.cacheWrite5mTokens(),
-                    record.cacheWrite1hTokens(),
-                    record.reasoningTokens());
+            costMicros[i] = record.costMicros(prices);
             stream[i] = record.stream();
             clientDisconnected[i] = record.clientDisconnected();
             success[i] = record.success();
