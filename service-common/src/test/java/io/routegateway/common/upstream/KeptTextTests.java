@@ -97,7 +97,10 @@ class KeptTextTests {
         // the 100 KB closing frame is longer than the tail: only its end is kept, and the text leaves it out
         assertThat(kept.retainedBytes()).isLessThanOrEqualTo(40 * 1024 + 1_000);
         assertThat(TokenUsage.fromBody(kept.text())).isEqualTo(TokenUsage.UNKNOWN);
-        assertThat(kept.usage()).isEqualTo(new TokenUsage(321L, 9876L));
+        assertThat(kept.usage().inputTokens()).isEqualTo(321L);
+        assertThat(kept.usage().outputTokens()).isEqualTo(9876L);
+        // the closing frame's input_tokens_details says none was read from the cache
+        assertThat(kept.usage().cacheReadTokens()).isZero();
     }
 
     @Test
