@@ -34,10 +34,25 @@ public final class Metrics {
                 matches &= line.contains(label);
             }
             if (matches) {
-                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                total += value(line, name);
             }
         }
         return total;
+    }
+
+    /**
+     * A sample line's value: the first token after the name and its labels. What may follow it (a
+     * timestamp, or an exemplar {@code # {trace_id="…"} 1.0 1733…} once tracing is on the classpath)
+     * is not the value.
+     */
+    static double value(String line, String name) {
+        int at = name.length();
+        if (line.charAt(at) == '{') {
+            at = line.indexOf("} ", at) + 1;
+        }
+        String rest = line.substring(at).strip();
+        int end = rest.indexOf(' ');
+        return Double.parseDouble(end < 0 ? rest : rest.substring(0, end));
     }
 
     public long count(String name, String... labels) {
