@@ -15,9 +15,10 @@ import jakarta.inject.Singleton;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
+import io.routegateway.core.event.JsonBatch;
+import io.routegateway.core.event.LeaseBatch;
 import io.routegateway.core.event.LeaseEvent;
 import io.routegateway.core.event.Topics;
-import io.routegateway.core.json.Json;
 import io.routegateway.core.limits.Leases;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.view.AllPartitionsReader;
@@ -233,29 +234,27 @@ public class LeaseReader extends AllPartitionsReader {
             if (origin != null && replica.isOwn(origin.value())) {
                 continue;
             }
-            LeaseEvent lease;
-            try {
-                lease = Json.MAPPER.readValue(record.value(), LeaseEvent.class);
-            } catch (Exception e) {
-                skips.skip(
-                        Topics.ADMISSIONS,
-                        StateTopicsReader.UNREADABLE,
-                        where(record) + ": " + e.getClass().getSimpleName());
-                continue;
-            }
-            LeaseEvent plausible = Leases.plausible(lease, now, leaseTtlMillis);
-            if (plausible == null) {
-                skips.skip(Topics.ADMISSIONS, StateTopicsReader.UNAPPLICABLE, where(record) + ": implausible lease");
-                continue;
-            }
-            try {
-                ledger.peer(plausible);
-            } catch (RuntimeException e) {
-                LOG.debugf(e, "Lease %s not applied", where(record));
-                skips.skip(
-                        Topics.ADMISSIONS,
-                        StateTopicsReader.UNAPPLICABLE,
-                        where(record) + ": " + e.getClass().getSimpleName());
+            // one lease or a replica's batch of them; each entry stands on its own
+            for (JsonBatch.Entry<LeaseEvent> entry : LeaseBatch.decode(record.value())) {
+                if (entry.refused()) {
+                    skips.skip(Topics.ADMISSIONS, StateTopicsReader.UNREADABLE, where(record) + ": " + entry.refusal());
+                    continue;
+                }
+                LeaseEvent plausible = Leases.plausible(entry.value(), now, leaseTtlMillis);
+                if (plausible == null) {
+                    skips.skip(
+                            Topics.ADMISSIONS, StateTopicsReader.UNAPPLICABLE, where(record) + ": implausible lease");
+                    continue;
+                }
+                try {
+                    ledger.peer(plausible);
+                } catch (RuntimeException e) {
+                    LOG.debugf(e, "Lease %s not applied", where(record));
+                    skips.skip(
+                            Topics.ADMISSIONS,
+                            StateTopicsReader.UNAPPLICABLE,
+                            where(record) + ": " + e.getClass().getSimpleName());
+                }
             }
         }
     }

@@ -102,6 +102,16 @@ public interface GatewayConfig {
          */
         @WithDefault("500ms")
         Duration fairShareRecheck();
+
+        /**
+         * Leases gather for at most this long and leave as one message ({@code LeaseBatch}, keyed by
+         * this replica's id), so an admitted request costs two list appends instead of two Kafka
+         * sends; the peers see a lease up to this much later, which is what the window adds to the
+         * limits' overshoot. 0 sends each lease alone, as a single object keyed by its subject. At
+         * most 100 ms ({@code GATEWAY_ADMISSION_PUBLISH_WINDOW}).
+         */
+        @WithDefault("5ms")
+        Duration publishWindow();
     }
 
     interface Upstream {

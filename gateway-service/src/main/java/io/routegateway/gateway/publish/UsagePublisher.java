@@ -1,7 +1,6 @@
 package io.routegateway.gateway.publish;
 
 import java.time.Duration;
-import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -40,12 +39,9 @@ public class UsagePublisher {
 
     private final BoundedPublisher publisher;
     private final Counter published;
-    private final Vertx vertx;
     private final long windowMs;
-    /** Guarded by this. */
-    private final UsageBatch.Collector gathering;
-    /** Guarded by this: a timer will send what is gathering. */
-    private boolean sendScheduled;
+    /** Null when the window is 0 (each record alone). */
+    private final BatchWindow window;
 
     @Inject
     UsagePublisher(
@@ -73,9 +69,14 @@ public class UsagePublisher {
         }
         this.publisher = publisher;
         this.published = published;
-        this.vertx = vertx;
         this.windowMs = window.toMillis();
-        this.gathering = new UsageBatch.Collector(maxRecords);
+        this.window = windowMs == 0
+                ? null
+                : new BatchWindow(
+                        vertx,
+                        window,
+                        maxRecords,
+                        batch -> publisher.publish(null, UsageBatch.encode(batch), batch.size()));
     }
 
     public void publish(RequestCompleted record) {
@@ -99,40 +100,17 @@ public class UsagePublisher {
                     sampled ? trace : null);
             return;
         }
-        List<List<String>> full;
-        boolean schedule = false;
-        synchronized (this) {
-            full = gathering.add(json);
-            if (!gathering.isEmpty() && !sendScheduled) {
-                sendScheduled = true;
-                schedule = true;
-            }
-        }
-        for (List<String> batch : full) {
-            send(batch);
-        }
-        if (schedule) {
-            vertx.setTimer(windowMs, ignored -> sendGathered());
-        }
+        window.add(json);
     }
 
     /** Sends what is gathering now (the window's timer, and shutdown). */
     void sendGathered() {
-        List<String> batch;
-        synchronized (this) {
-            sendScheduled = false;
-            batch = gathering.drain();
-        }
-        if (!batch.isEmpty()) {
-            send(batch);
+        if (window != null) {
+            window.flush();
         }
     }
 
     void stopping(@Observes ShutdownEvent shutdown) {
         sendGathered();
-    }
-
-    private void send(List<String> batch) {
-        publisher.publish(null, UsageBatch.encode(batch), batch.size());
     }
 }

@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.LeaseEvent;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.RuntimeSettingsSnapshot;
 import io.routegateway.core.event.SpendSnapshot;
@@ -28,6 +29,7 @@ import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.limits.BudgetDuration;
 import io.routegateway.core.limits.CredentialLimits;
+import io.routegateway.core.limits.Leases;
 import io.routegateway.core.limits.Limits;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.support.GatewayTestBase;
@@ -373,6 +375,36 @@ class AdmissionTests extends GatewayTestBase {
                         .findFirst()
                         .orElseThrow();
         assertThat(gone.stream()).isTrue();
+    }
+
+    @Test
+    void aPeersBatchOfLeasesCountsHereEntryByEntryAndABadEntrySkipsOnlyItself() {
+        String credential = Pool.uid("c");
+        String keyId = Pool.uid("k");
+        installKey(Pool.key(keyId, List.of(servedGroup(credential)), null, new Limits(null, null, 1, null, null)));
+        String peer = "peer-" + Pool.uid("r");
+        LeaseEvent held = Leases.openRequest(
+                java.util.UUID.randomUUID(), peer, keyId, null, Instant.now(), Duration.ofSeconds(60), 0);
+
+        // a peer's batch: an entry that is not an object and an implausible one around its open lease
+        topics().withHeader(
+                        Topics.ADMISSIONS,
+                        peer,
+                        "[7,{\"lease_id\":null}," + Json.write(held) + "]",
+                        Topics.ORIGIN_HEADER,
+                        peer);
+
+        await().atMost(KAFKA_WAIT).until(() -> chatAs(keyId).statusCode() == 429);
+        HttpResponse<String> refused = chatAs(keyId);
+        assertThat(parse(refused.body()).at("/error/code").asText()).isEqualTo("concurrency_limit_exceeded");
+
+        topics().withHeader(
+                        Topics.ADMISSIONS,
+                        peer,
+                        "[" + Json.write(Leases.close(held, Instant.now(), 0L, null)) + "]",
+                        Topics.ORIGIN_HEADER,
+                        peer);
+        await().atMost(KAFKA_WAIT).until(() -> chatAs(keyId).statusCode() == 200);
     }
 
     @Test

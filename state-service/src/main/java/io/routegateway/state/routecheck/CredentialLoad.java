@@ -6,8 +6,9 @@ import java.time.Instant;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.JsonBatch;
+import io.routegateway.core.event.LeaseBatch;
 import io.routegateway.core.event.LeaseEvent;
-import io.routegateway.core.json.Json;
 import io.routegateway.core.limits.AdmissionLedger;
 import io.routegateway.core.limits.CredentialCapacity;
 import io.routegateway.core.limits.CredentialLimits;
@@ -48,15 +49,19 @@ public class CredentialLoad {
         if (payload == null || payload.isBlank()) {
             return;
         }
-        try {
-            LeaseEvent lease = Leases.plausible(
-                    Json.MAPPER.readValue(payload, LeaseEvent.class), clock.millis(), Leases.DEFAULT_TTL.toMillis());
-            if (lease != null && lease.kind() == LeaseEvent.Kind.ATTEMPT) {
-                ledger.apply(lease, clock.instant());
+        // one lease or a gateway's batch of them (LeaseBatch); each entry stands on its own
+        for (JsonBatch.Entry<LeaseEvent> entry : LeaseBatch.decode(payload)) {
+            try {
+                LeaseEvent lease = entry.refused()
+                        ? null
+                        : Leases.plausible(entry.value(), clock.millis(), Leases.DEFAULT_TTL.toMillis());
+                if (lease != null && lease.kind() == LeaseEvent.Kind.ATTEMPT) {
+                    ledger.apply(lease, clock.instant());
+                }
+            } catch (RuntimeException e) {
+                // a lease is a hint for route check: a bad one is dropped, the next ones still count
+                LOG.debugf("Lease record skipped: %s", e.getClass().getSimpleName());
             }
-        } catch (Exception e) {
-            // a lease is a hint for route check: a bad one is dropped, the next ones still count
-            LOG.debugf("Lease record skipped: %s", e.getClass().getSimpleName());
         }
     }
 

@@ -62,7 +62,8 @@ class RouteCheckTests {
     /**
      * A credential at its own {@code max_parallel_requests}, as the gateways' attempt leases on {@code
      * route.admissions} say, is skipped with {@code credential_full}, and serves again once the attempt
-     * ends; records that cannot be read or believed do not stop the count.
+     * ends; records that cannot be read or believed do not stop the count, and a gateway's batch of
+     * leases counts entry by entry while its single leases still count.
      */
     @Test
     void aCredentialAtItsOwnParallelLimitIsCredentialFullUntilItsAttemptEnds() throws Exception {
@@ -82,7 +83,8 @@ class RouteCheckTests {
                 Duration.ofSeconds(60));
         TestKafka.send(Topics.ADMISSIONS, pool.credential(), "not a lease \u0000");
         TestKafka.send(Topics.ADMISSIONS, pool.credential(), "{\"lease_id\":null}");
-        TestKafka.send(Topics.ADMISSIONS, pool.credential(), Json.write(attempt));
+        // a gateway's batch (LeaseBatch): its unreadable entry is skipped, its attempt counts
+        TestKafka.send(Topics.ADMISSIONS, "gateway-elsewhere", "[\"x\"," + Json.write(attempt) + "]");
         Awaitility.await()
                 .atMost(Duration.ofSeconds(60))
                 .untilAsserted(() -> admin().body(check(pool.keyId(), "openai_chat", "gpt-5.6-sol"))
