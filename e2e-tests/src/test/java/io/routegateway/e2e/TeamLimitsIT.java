@@ -66,7 +66,8 @@ class TeamLimitsIT extends EndToEndTest {
     private static final int CLIENTS = 9;
     /**
      * The documented bound of the overshoot, in requests: the requests the other replicas may have
-     * admitted for the last slots within one propagation of their leases — at most their clients in
+     * admitted for the last slots within one propagation of their leases (the publish window,
+     * {@code gateway.admission.publish-window}, 2 ms, and a Kafka hop) — at most their clients in
      * flight ({@value #CLIENTS} × 2/3 = 6) — and, for a budget, the requests already running when it
      * ran out (their cost is known only at their close: up to {@value #CLIENTS} − 1 more).
      */

@@ -110,7 +110,7 @@ public interface GatewayConfig {
          * limits' overshoot. 0 sends each lease alone, as a single object keyed by its subject. At
          * most 100 ms ({@code GATEWAY_ADMISSION_PUBLISH_WINDOW}).
          */
-        @WithDefault("5ms")
+        @WithDefault("2ms")
         Duration publishWindow();
     }
 
