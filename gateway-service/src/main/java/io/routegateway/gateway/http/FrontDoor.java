@@ -2,6 +2,7 @@ package io.routegateway.gateway.http;
 
 import jakarta.inject.Singleton;
 
+import io.routegateway.core.access.KeyPresentation;
 import io.routegateway.core.bridge.ErrorReply;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.forward.Refusal;
@@ -79,7 +80,7 @@ public class FrontDoor {
 
     private void admit(RoutingContext ctx, Protocol protocol) {
         ctx.put(PROTOCOL, protocol);
-        AccessKeySnapshot key = authenticate(ctx.request());
+        AccessKeySnapshot key = authenticate(ctx.request(), protocol);
         if (key == null) {
             refuseKey(ctx, protocol);
             return;
@@ -138,14 +139,23 @@ public class FrontDoor {
 
     /**
      * The presented AccessKey, found by the SHA-256 of its plaintext: {@code Authorization: Bearer},
-     * {@code x-api-key}, {@code x-goog-api-key} or {@code ?key=}, the first one present.
+     * {@code x-api-key}, {@code x-goog-api-key} or, on a Gemini route only, {@code ?key=} ({@link
+     * KeyPresentation}), the first one present.
      */
-    AccessKeySnapshot authenticate(HttpServerRequest request) {
-        String plaintext = presentedKey(request);
+    AccessKeySnapshot authenticate(HttpServerRequest request, Protocol protocol) {
+        String plaintext = presentedKey(request, protocol);
         return plaintext == null ? null : views.pool().authenticate(plaintext).orElse(null);
     }
 
-    static String presentedKey(HttpServerRequest request) {
+    static String presentedKey(HttpServerRequest request, Protocol protocol) {
+        String inHeaders = headerKey(request);
+        if (inHeaders != null || !KeyPresentation.takesQueryKey(protocol)) {
+            return inHeaders;
+        }
+        return request.getParam("key");
+    }
+
+    private static String headerKey(HttpServerRequest request) {
         String authorization = request.getHeader("authorization");
         if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return authorization.substring(7).trim();
@@ -155,10 +165,7 @@ public class FrontDoor {
             return apiKey.trim();
         }
         String googKey = request.getHeader("x-goog-api-key");
-        if (googKey != null) {
-            return googKey.trim();
-        }
-        return request.getParam("key");
+        return googKey == null ? null : googKey.trim();
     }
 
     /**
@@ -167,7 +174,14 @@ public class FrontDoor {
      */
     void refuseKey(RoutingContext ctx, Protocol protocol) {
         ReasonCode code = ReasonCode.INVALID_ACCESS_KEY;
-        refuseAndClose(ctx, null, protocol, Refusal.of(code, code.meaning()));
+        boolean keyInUrl = !KeyPresentation.takesQueryKey(protocol)
+                && headerKey(ctx.request()) == null
+                && ctx.request().getParam("key") != null;
+        refuseAndClose(
+                ctx,
+                null,
+                protocol,
+                Refusal.of(code, keyInUrl ? KeyPresentation.QUERY_KEY_ON_GEMINI_ONLY : code.meaning()));
     }
 
     /**

@@ -119,9 +119,9 @@ public class GatewayRoutes {
      * is authenticated first, like every request.
      */
     private void unsupported(RoutingContext ctx) {
-        AccessKeySnapshot key = frontDoor.authenticate(ctx.request());
         Protocol protocol = UnsupportedOperation.protocolOf(
                 ctx.normalizedPath(), ctx.request().getHeader("anthropic-version") != null);
+        AccessKeySnapshot key = frontDoor.authenticate(ctx.request(), protocol);
         if (key == null) {
             frontDoor.refuseKey(ctx, protocol);
             return;

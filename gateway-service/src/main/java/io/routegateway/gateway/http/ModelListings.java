@@ -185,7 +185,7 @@ public class ModelListings {
      * expired or protocol-filtered key as on any request).
      */
     private AccessKeySnapshot listingKey(RoutingContext ctx) {
-        AccessKeySnapshot key = frontDoor.authenticate(ctx.request());
+        AccessKeySnapshot key = frontDoor.authenticate(ctx.request(), listingProtocol(ctx));
         if (key == null) {
             frontDoor.refuseKey(ctx, listingProtocol(ctx));
             return null;

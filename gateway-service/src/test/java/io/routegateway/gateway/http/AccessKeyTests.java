@@ -38,6 +38,8 @@ class AccessKeyTests extends GatewayTestBase {
                 null);
     }
 
+    private static final String GEMINI_BODY = "{\"contents\":[{\"role\":\"user\",\"parts\":[{\"text\":\"hi\"}]}]}";
+
     private String key(List<Protocol> protocols, List<String> models, boolean enabled, Instant expiresAt) {
         String keyId = Pool.uid("k");
         install(List.of(), List.of(), Pool.key(keyId, List.of(group), protocols, models, enabled, expiresAt, 1));
@@ -81,8 +83,46 @@ class AccessKeyTests extends GatewayTestBase {
                                 .build())
                         .statusCode())
                 .isEqualTo(200);
-        assertThat(send(HttpRequest.newBuilder(uri("/v1/chat/completions?key=" + plaintext))
-                                .POST(HttpRequest.BodyPublishers.ofString(body))
+        assertThat(send(HttpRequest.newBuilder(uri("/v1beta/models/m:generateContent?key=" + plaintext))
+                                .POST(HttpRequest.BodyPublishers.ofString(GEMINI_BODY))
+                                .build())
+                        .statusCode())
+                .isEqualTo(200);
+    }
+
+    /** ?key= is Gemini's way; on another protocol's route it would only put the key in access logs. */
+    @Test
+    void aKeyInTheUrlIsTakenOnGeminiRoutesOnly() {
+        String keyId = key(List.of(), List.of(), true, null);
+        String plaintext = Pool.plaintext(keyId);
+
+        HttpResponse<String> chat = send(HttpRequest.newBuilder(uri("/v1/chat/completions?key=" + plaintext))
+                .POST(HttpRequest.BodyPublishers.ofString(chat("m")))
+                .build());
+        assertError(chat, 401, "invalid_access_key", "authentication_error");
+        assertThat(parse(chat.body()).at("/error/message").asText()).contains("Gemini");
+        assertThat(chat.body()).doesNotContain(plaintext);
+        assertThat(send(HttpRequest.newBuilder(uri("/v1/messages?key=" + plaintext))
+                                .header("anthropic-version", "2023-06-01")
+                                .POST(
+                                        HttpRequest.BodyPublishers.ofString(
+                                                "{\"model\":\"m\",\"max_tokens\":8,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+                                .build())
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(send(HttpRequest.newBuilder(uri("/v1/models?key=" + plaintext))
+                                .GET()
+                                .build())
+                        .statusCode())
+                .isEqualTo(401);
+
+        assertThat(send(HttpRequest.newBuilder(uri("/v1beta/models?key=" + plaintext))
+                                .GET()
+                                .build())
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(send(HttpRequest.newBuilder(uri("/v1beta/models/m:generateContent?key=" + plaintext))
+                                .POST(HttpRequest.BodyPublishers.ofString(GEMINI_BODY))
                                 .build())
                         .statusCode())
                 .isEqualTo(200);

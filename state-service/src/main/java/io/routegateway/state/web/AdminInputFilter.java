@@ -7,6 +7,7 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 
+import io.routegateway.core.access.AdminPath;
 import io.routegateway.core.text.StorableText;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -22,8 +23,8 @@ public class AdminInputFilter {
 
     @ServerRequestFilter
     public Response checkPathAndQuery(ContainerRequestContext request) {
-        String path = request.getUriInfo().getPath();
-        if (!path.startsWith(AdminTokenFilter.ADMIN_PREFIX + "/")) {
+        if (!AdminPath.isAdmin(request.getUriInfo().getRequestUri().getRawPath())
+                && !AdminPath.isAdmin(request.getUriInfo().getPath())) {
             return null;
         }
         MultivaluedMap<String, String> pathParameters = request.getUriInfo().getPathParameters();

@@ -4,6 +4,7 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
+import io.routegateway.core.access.AdminPath;
 import io.routegateway.core.access.BearerToken;
 import io.routegateway.state.config.StateConfig;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
@@ -11,11 +12,11 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 /**
  * Every path under {@code /admin} needs {@code Authorization: Bearer <state.admin.token>}. It runs
  * before resource matching, so an unauthenticated caller learns nothing about which admin paths
- * exist. The comparison is constant-time ({@link BearerToken}).
+ * exist; every spelling of the prefix counts ({@link AdminPath}). The comparison is constant-time
+ * ({@link BearerToken}).
  */
 public class AdminTokenFilter {
 
-    static final String ADMIN_PREFIX = "/admin";
     private final String expected;
 
     AdminTokenFilter(StateConfig config) {
@@ -24,8 +25,10 @@ public class AdminTokenFilter {
 
     @ServerRequestFilter(preMatching = true)
     public Response requireAdminToken(ContainerRequestContext request) {
-        String path = request.getUriInfo().getPath();
-        if (!path.equals(ADMIN_PREFIX) && !path.startsWith(ADMIN_PREFIX + "/")) {
+        // the raw path and the decoded one: no spelling of /admin may reach a resource unchecked
+        // (the router drops matrix parameters such as /admin;x or /admin%3B that a plain prefix test misses)
+        if (!AdminPath.isAdmin(request.getUriInfo().getRequestUri().getRawPath())
+                && !AdminPath.isAdmin(request.getUriInfo().getPath())) {
             return null;
         }
         return switch (BearerToken.check(request.getHeaderString(HttpHeaders.AUTHORIZATION), expected)) {

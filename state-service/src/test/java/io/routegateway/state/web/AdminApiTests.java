@@ -26,6 +26,20 @@ class AdminApiTests {
         error(given().get(path).then(), 401, "unauthorized").header("WWW-Authenticate", "Bearer");
     }
 
+    /** Spellings a router reads as /admin (matrix parameters, escapes, case) never skip the token check. */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "/admin%3B/v1/teams",
+                "/admin;x=1/v1/teams",
+                "/%61dmin/v1/settings",
+                "//admin/v1/credentials",
+                "/admin/v1;x=1/teams"
+            })
+    void noSpellingOfTheAdminPrefixSkipsTheToken(String path) {
+        error(given().urlEncodingEnabled(false).get(path).then(), 401, "unauthorized");
+    }
+
     @Test
     void aWrongTokenIs401() {
         error(
@@ -141,8 +155,21 @@ class AdminApiTests {
                 .body("components.schemas.CredentialInput", notNullValue());
     }
 
+    /** Swagger UI shares the console's origin: it is never framed and may fetch only from here. */
     @Test
-    void swaggerUiIsServed() {
-        given().get("/q/swagger-ui/").then().statusCode(200);
+    void swaggerUiIsServedUnderAPolicyOfItsOwn() {
+        given().get("/q/swagger-ui/")
+                .then()
+                .statusCode(200)
+                .header("Content-Security-Policy", org.hamcrest.Matchers.containsString("connect-src 'self'"))
+                .header("Content-Security-Policy", org.hamcrest.Matchers.containsString("frame-ancestors 'none'"))
+                .header("X-Content-Type-Options", "nosniff");
+    }
+
+    /** Admin JSON, errors included, is never sniffed into something a browser would run. */
+    @Test
+    void adminAnswersCarryNosniff() {
+        admin().get("/admin/v1/settings").then().statusCode(200).header("X-Content-Type-Options", "nosniff");
+        given().get("/admin/v1/settings").then().statusCode(401).header("X-Content-Type-Options", "nosniff");
     }
 }
