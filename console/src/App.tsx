@@ -14,8 +14,9 @@ import { RequestLogsPage } from './pages/RequestLogs';
 import { UsagePage } from './pages/Usage';
 import { HealthPage } from './pages/Health';
 import { SettingsPage } from './pages/Settings';
+import { WebhooksPage } from './pages/Webhooks';
 
-const PAGES = ['credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'settings'] as const;
+const PAGES = ['credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings'] as const;
 type PageName = (typeof PAGES)[number];
 
 function pageFromHash(): PageName {
@@ -145,6 +146,7 @@ export function App() {
               {page === 'requests' && <RequestLogsPage />}
               {page === 'usage' && <UsagePage />}
               {page === 'health' && <HealthPage />}
+              {page === 'webhooks' && <WebhooksPage />}
               {page === 'settings' && <SettingsPage />}
             </Layout.Content>
           </Layout>

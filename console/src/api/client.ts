@@ -59,6 +59,43 @@ export interface TeamView {
   version: number;
 }
 
+/** The event types a webhook endpoint can subscribe to (route-core WebhookEventType). */
+export const WEBHOOK_EVENT_TYPES = [
+  'credential.revoked',
+  'credential.error',
+  'credential.escalated',
+  'oauth.expired',
+  'oauth.refresh_failing',
+  'usage.dead_lettered',
+  'team.budget_threshold',
+] as const;
+
+/** GET /webhooks, /webhooks/{id}: never the secret, only that one is set. */
+export interface WebhookView {
+  id: string;
+  url: string;
+  event_types: string[];
+  format: 'json' | 'slack';
+  enabled: boolean;
+  secret_set: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** GET /webhooks/{id}/deliveries: one delivery, newest first; id is the X-Route-Delivery-Id. */
+export interface WebhookDeliveryView {
+  id: string;
+  notification_id: string;
+  event_type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
 /** GET /teams/{id}/spend and /access-keys/{id}/spend: the current budget window (the calendar month without a budget). */
 export interface SpendView {
   spend_usd: number;

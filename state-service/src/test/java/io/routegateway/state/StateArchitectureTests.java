@@ -38,7 +38,8 @@ class StateArchitectureTests {
             "health",
             "oauth",
             "metrics",
-            "spend");
+            "spend",
+            "webhook");
 
     private static final String[] IO = {
         "io.quarkus..",

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
@@ -24,6 +25,7 @@ import io.routegateway.core.select.FullCredentials;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.core.select.RouteResult;
 import io.routegateway.core.select.Router;
+import io.routegateway.core.telemetry.ResponseModel;
 import io.routegateway.core.usage.TokenUsage;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -332,7 +334,13 @@ final class RequestExchange {
             case RETURN -> {
                 BufferedAnswer.Sent sent = BufferedAnswer.send(
                         response, settlement, complete, verdict, judged, plan.bridge(), mask, request);
-                endAttemptSpan(verdict, outcome, sent.tokens());
+                endAttemptSpan(
+                        verdict,
+                        outcome,
+                        sent.tokens(),
+                        () -> complete.body() == null
+                                ? null
+                                : ResponseModel.of(complete.body().toString()));
                 settle(sent.status(), null, sent.success(), sent.tokens(), false);
             }
             case RETRY_SAME -> {
@@ -371,7 +379,7 @@ final class RequestExchange {
         verdict = mask.verdict(verdict);
         f.metrics().attempt(request.protocol(), verdict.outcomeLabel());
         f.recorder().record(verdict, selected, request.route(), attemptContext());
-        endAttemptSpan(verdict, verdict.outcomeLabel(), answer.stream.usageSoFar());
+        endAttemptSpan(verdict, verdict.outcomeLabel(), answer.stream.usageSoFar(), answer.stream::responseModel);
         boolean success = verdict instanceof Verdict.Success;
         settle(status, success ? null : verdict.failureLabel(), success, answer.stream.usageSoFar(), false);
     }
@@ -438,9 +446,18 @@ final class RequestExchange {
 
     /** Ends the current attempt's span with its verdict, if one is open. */
     private void endAttemptSpan(Verdict verdict, String outcome, TokenUsage tokens) {
+        endAttemptSpan(verdict, outcome, tokens, null);
+    }
+
+    /**
+     * @param responseModel reads the model the upstream says it answered with ({@code
+     *     gen_ai.response.model}), null if none; read only when the attempt's span is recorded
+     */
+    private void endAttemptSpan(Verdict verdict, String outcome, TokenUsage tokens, Supplier<String> responseModel) {
         Span span = attemptSpan;
         attemptSpan = Span.getInvalid();
-        f.tracing().attemptEnded(span, verdict, outcome, selected.modelKey(), tokens);
+        String answered = responseModel != null && span.isRecording() ? responseModel.get() : null;
+        f.tracing().attemptEnded(trace, span, verdict, outcome, selected.modelKey(), tokens, answered);
     }
 
     /** Ends the current attempt's span without a verdict, if one is open. */

@@ -127,8 +127,32 @@ public class RequestTracing {
      * @param tokens what the upstream reported, null when not known at the end of the attempt
      */
     public void attemptEnded(Span span, Verdict verdict, String outcome, String modelKey, TokenUsage tokens) {
+        attemptEnded(null, span, verdict, outcome, modelKey, tokens, null);
+    }
+
+    /**
+     * As {@link #attemptEnded(Span, Verdict, String, String, TokenUsage)}, with the model the upstream
+     * said it answered with ({@code gen_ai.response.model}, read by route-core {@code
+     * telemetry/ResponseModel}; null when the answer names none): on the attempt's span, and on the
+     * client request's span while it is still open.
+     */
+    public void attemptEnded(
+            Context request,
+            Span span,
+            Verdict verdict,
+            String outcome,
+            String modelKey,
+            TokenUsage tokens,
+            String responseModel) {
         if (!span.isRecording()) {
             return;
+        }
+        if (responseModel != null) {
+            span.setAttribute(RESPONSE_MODEL, responseModel);
+            Span server = request == null ? Span.getInvalid() : Span.fromContext(request);
+            if (server.isRecording()) {
+                server.setAttribute(RESPONSE_MODEL, responseModel);
+            }
         }
         if (outcome != null) {
             span.setAttribute(OUTCOME, outcome);

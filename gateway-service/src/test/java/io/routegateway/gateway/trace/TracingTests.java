@@ -17,6 +17,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.routegateway.core.event.Topics;
 import io.routegateway.gateway.support.GatewayTestBase;
+import io.routegateway.gateway.support.MockUpstream;
 import io.routegateway.gateway.support.Pool;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -133,6 +134,7 @@ class TracingTests extends GatewayTestBase {
         assertThat(second.getAttributes().get(RequestTracing.UPSTREAM_STATUS)).isEqualTo(500L);
         assertThat(second.getAttributes().get(RequestTracing.FAILURE_KIND)).isEqualTo("upstream_status");
         assertThat(second.getAttributes().get(RequestTracing.FAILURE_SCOPE)).isIn("account", "model");
+        assertThat(first.getAttributes().get(RequestTracing.RESPONSE_MODEL)).isNull();
         assertThat(third.getAttributes().get(RequestTracing.OUTCOME)).isEqualTo("success");
         assertThat(third.getAttributes().get(RequestTracing.FAILURE_KIND)).isNull();
         assertThat(third.getAttributes().get(RequestTracing.INPUT_TOKENS)).isEqualTo(11L);
@@ -184,6 +186,53 @@ class TracingTests extends GatewayTestBase {
             String value = new String(traceparent.value(), StandardCharsets.UTF_8);
             assertThat(value).startsWith("00-" + traceId + "-").endsWith("-01");
         }
+    }
+
+    @Test
+    void theAnsweredModelIsOnTheAttemptSpanAndTheUsageRecordCarriesTheTraceparent() {
+        String a = Pool.uid("a");
+        String group = Pool.uid("g");
+        String keyId = Pool.uid("k");
+        upstream.on(
+                a,
+                json(
+                        200,
+                        MockUpstream.CHAT_OK.replace("{\"id\":\"c1\",", "{\"id\":\"c1\",\"model\":\"m-2026-01-01\",")));
+        install(
+                List.of(Pool.credential(a).serves("m").groups(group).build(box)),
+                List.of(Pool.group(group, false)),
+                Pool.key(keyId, List.of(group)));
+        spans.reset();
+
+        HttpResponse<String> response = post(
+                "/v1/chat/completions",
+                keyId,
+                "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        assertThat(response.statusCode()).isEqualTo(200);
+
+        SpanData server = await().atMost(KAFKA_WAIT)
+                .until(() -> serverSpan(keyId), Optional::isPresent)
+                .get();
+        SpanData attempt = await().atMost(KAFKA_WAIT)
+                .until(
+                        () -> spans.getFinishedSpanItems().stream()
+                                .filter(s -> s.getParentSpanId().equals(server.getSpanId()))
+                                .filter(s -> s.getAttributes().get(RequestTracing.ATTEMPT) != null)
+                                .findFirst(),
+                        Optional::isPresent)
+                .get();
+        // the model the upstream answered with, beside the one asked for
+        assertThat(attempt.getAttributes().get(RequestTracing.REQUEST_MODEL)).isEqualTo("m");
+        assertThat(attempt.getAttributes().get(RequestTracing.RESPONSE_MODEL)).isEqualTo("m-2026-01-01");
+
+        // the usage record of a sampled request leaves alone, with its request's traceparent
+        List<ConsumerRecord<String, String>> records =
+                topics().readRecords(Topics.USAGE, a::equals, list -> !list.isEmpty(), KAFKA_WAIT);
+        Header traceparent = records.get(0).headers().lastHeader("traceparent");
+        assertThat(traceparent).as("traceparent on the usage record").isNotNull();
+        assertThat(new String(traceparent.value(), StandardCharsets.UTF_8))
+                .startsWith("00-" + server.getTraceId() + "-")
+                .endsWith("-01");
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import io.routegateway.core.failure.StreamCompletion;
 import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.forward.StreamOpening;
+import io.routegateway.core.telemetry.ResponseModel;
 import io.routegateway.core.usage.TokenUsage;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -114,6 +115,11 @@ public final class UpstreamStream {
      */
     public TokenUsage usageSoFar() {
         return kept.usage();
+    }
+
+    /** The model the upstream says it answered with, from what is kept ({@link ResponseModel}); null when none. */
+    public String responseModel() {
+        return ResponseModel.of(kept.text());
     }
 
     /** Whether a terminal marker has been seen so far. */

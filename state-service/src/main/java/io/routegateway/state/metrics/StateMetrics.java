@@ -78,6 +78,8 @@ public class StateMetrics {
     public static final String USAGE_DELIVERY = "state.usage.delivery";
     public static final String OAUTH_REFRESHES = "state.oauth.refreshes";
     public static final String OAUTH_EXPIRED = "state.oauth.expired";
+    public static final String WEBHOOK_DELIVERIES = "state.webhook.deliveries";
+    public static final String WEBHOOK_PENDING = "state.webhook.pending";
 
     /** The reasons an outcome message is dead-lettered for (the tag of {@link #EVENTS_DEAD_LETTERED}). */
     static final List<String> EVENT_DEAD_LETTER_REASONS =
@@ -98,7 +100,22 @@ public class StateMetrics {
         }
     }
 
+    /** How one webhook delivery attempt ended (the {@code outcome} tag of {@link #WEBHOOK_DELIVERIES}). */
+    public enum WebhookOutcome {
+        /** Answered 2xx. */
+        DELIVERED,
+        /** Not delivered (status, timeout, refused target); tried again later. */
+        RETRIED,
+        /** Not delivered and no attempt left. */
+        FAILED;
+
+        String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     private final MeterRegistry registry;
+    private final Map<WebhookOutcome, Counter> webhookDeliveries = new EnumMap<>(WebhookOutcome.class);
     private final Counter changed;
     private final Counter unchanged;
     private final Counter noOp;
@@ -168,6 +185,14 @@ public class StateMetrics {
         this.oauthExpired = Counter.builder(OAUTH_EXPIRED)
                 .description("Official accounts whose access token expired before a refresh succeeded")
                 .register(registry);
+        for (WebhookOutcome outcome : WebhookOutcome.values()) {
+            webhookDeliveries.put(
+                    outcome,
+                    Counter.builder(WEBHOOK_DELIVERIES)
+                            .description("Webhook delivery attempts by outcome")
+                            .tag("outcome", outcome.wire())
+                            .register(registry));
+        }
         EVENT_DEAD_LETTER_REASONS.forEach(reason -> eventsDeadLettered.computeIfAbsent(reason, this::eventDeadLetters));
         USAGE_DEAD_LETTER_REASONS.forEach(reason -> usageDeadLettered.computeIfAbsent(reason, this::usageDeadLetters));
     }
@@ -314,5 +339,20 @@ public class StateMetrics {
     /** A row that can never be published, marked failed. */
     public void outboxDeadLettered() {
         outboxDeadLettered.increment();
+    }
+
+    // --- webhooks
+
+    /** One webhook delivery attempt ended. */
+    public void webhookDelivery(WebhookOutcome outcome) {
+        webhookDeliveries.get(outcome).increment();
+    }
+
+    /** Registers the gauge of pending webhook deliveries, as counted by this replica's last poll. */
+    public void webhookPendingGauge(LongSupplier pending) {
+        Gauge.builder(WEBHOOK_PENDING, pending, LongSupplier::getAsLong)
+                .description("Webhook deliveries pending (due or waiting for a retry), at this replica's last poll")
+                .strongReference(true)
+                .register(registry);
     }
 }

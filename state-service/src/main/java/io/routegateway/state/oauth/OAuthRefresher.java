@@ -20,6 +20,8 @@ import io.routegateway.core.oauth.AuthState;
 import io.routegateway.core.oauth.OAuthMaterial;
 import io.routegateway.core.oauth.RefreshPlan;
 import io.routegateway.core.state.AccountStatus;
+import io.routegateway.core.webhook.Notification;
+import io.routegateway.core.webhook.NotificationRules;
 import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.metrics.StateMetrics.RefreshResult;
 import io.routegateway.state.outcome.ApplyResult;
@@ -29,6 +31,7 @@ import io.routegateway.state.publish.StateOutbox;
 import io.routegateway.state.repository.CredentialEntity;
 import io.routegateway.state.repository.CredentialOAuthEntity;
 import io.routegateway.state.repository.CredentialRepository;
+import io.routegateway.state.webhook.WebhookQueue;
 import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -77,6 +80,7 @@ public class OAuthRefresher {
     private final Vertx vertx;
     private final Clock clock;
     private final StateMetrics metrics;
+    private final WebhookQueue webhooks;
     /** This process's lease owner id: unique per process, readable in the table. */
     private final String owner;
 
@@ -90,7 +94,8 @@ public class OAuthRefresher {
             OutboxRelay relay,
             Vertx vertx,
             Clock clock,
-            StateMetrics metrics) {
+            StateMetrics metrics,
+            WebhookQueue webhooks) {
         this.config = config;
         this.tokens = tokens;
         this.store = store;
@@ -101,6 +106,7 @@ public class OAuthRefresher {
         this.vertx = vertx;
         this.clock = clock;
         this.metrics = metrics;
+        this.webhooks = webhooks;
         String host = System.getenv("HOSTNAME");
         this.owner = (host == null || host.isBlank() ? "state-service" : host.strip()) + "/" + UUID.randomUUID();
     }
@@ -308,7 +314,13 @@ public class OAuthRefresher {
         oauth.refreshFailures++;
         release(oauth);
         locked.oauthLastRefreshError = truncate(message);
-        return events.applyInTransaction(event).map(applied -> applied.kind() == ApplyResult.Kind.CHANGED);
+        // a transient failure notifies at the first of a streak; a permanent one as the revocation it causes
+        Notification failing = result instanceof RefreshPlan.Transient failure
+                ? NotificationRules.oauthRefreshFailing(locked.id, oauth.refreshFailures, failure.kind(), now)
+                : null;
+        return webhooks.queue(failing == null ? List.of() : List.of(failing))
+                .flatMap(queued -> events.applyInTransaction(event))
+                .map(applied -> applied.kind() == ApplyResult.Kind.CHANGED);
     }
 
     /**
@@ -355,7 +367,10 @@ public class OAuthRefresher {
                     LOG.infof(
                             "Access token of %s expired at %s without a successful refresh",
                             locked.id, locked.oauthAccessExpiresAt);
-                    return stateOutbox.credentialChanged(locked).replaceWith(true);
+                    return webhooks.queue(List.of(
+                                    NotificationRules.oauthExpired(locked.id, locked.oauthAccessExpiresAt, now)))
+                            .flatMap(queued -> stateOutbox.credentialChanged(locked))
+                            .replaceWith(true);
                 }));
     }
 

@@ -22,6 +22,7 @@ import io.routegateway.core.state.ModelState;
 import io.routegateway.core.state.StateTransition;
 import io.routegateway.core.state.SuccessShortcut;
 import io.routegateway.core.state.Transition;
+import io.routegateway.core.webhook.NotificationRules;
 import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.publish.OutboxRelay;
 import io.routegateway.state.publish.StateOutbox;
@@ -36,6 +37,7 @@ import io.routegateway.state.repository.ProcessedEventRepository.Recorded;
 import io.routegateway.state.repository.StateRows;
 import io.routegateway.state.repository.TimelineEntity;
 import io.routegateway.state.repository.TimelineRepository;
+import io.routegateway.state.webhook.WebhookQueue;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -46,7 +48,7 @@ import io.smallrye.mutiny.Uni;
  * <p>One transaction per event: lock the account row, record the event id (an id recorded before
  * means a redelivery: nothing else happens), load the model rows, run {@link StateTransition#apply}
  * (escalation included, under the lock), write only what changed, append the timeline, bump {@code
- * state_version} and queue the snapshot.
+ * state_version}, queue the snapshot and the webhook deliveries of the changes that need a person.
  *
  * <p>A 401 about the access token an OAuth-managed official credential holds also asks the
  * refresher for a refresh ({@code refresh_due_at}, in the same transaction).
@@ -74,6 +76,7 @@ public class CredentialEventService {
     private final OutboxRelay relay;
     private final Clock clock;
     private final StateMetrics metrics;
+    private final WebhookQueue webhooks;
 
     public CredentialEventService(
             CredentialRepository credentials,
@@ -83,7 +86,8 @@ public class CredentialEventService {
             StateOutbox stateOutbox,
             OutboxRelay relay,
             Clock clock,
-            StateMetrics metrics) {
+            StateMetrics metrics,
+            WebhookQueue webhooks) {
         this.credentials = credentials;
         this.models = models;
         this.processedEvents = processedEvents;
@@ -92,6 +96,7 @@ public class CredentialEventService {
         this.relay = relay;
         this.clock = clock;
         this.metrics = metrics;
+        this.webhooks = webhooks;
     }
 
     /**
@@ -316,6 +321,9 @@ public class CredentialEventService {
             chain = chain.flatMap(ignored ->
                     timeline.persist(timelineLine(row.id, change, event)).replaceWithVoid());
         }
+        // the changes that need a person notify, in this transaction (NotificationRules)
+        chain = chain.flatMap(ignored -> webhooks.queue(
+                NotificationRules.forChanges(row.id, event.eventId(), event.occurredAt(), transition.changes())));
         return chain.flatMap(ignored -> stateOutbox.queueCredentialChange(row, transition.next(), groupIds, sentAt));
     }
 

@@ -16,7 +16,10 @@ import io.routegateway.core.event.SpendSnapshot;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.limits.Limits;
+import io.routegateway.core.webhook.Notification;
+import io.routegateway.core.webhook.NotificationRules;
 import io.routegateway.state.repository.StateRows;
+import io.routegateway.state.webhook.WebhookQueue;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -70,10 +73,47 @@ public class SpendLedger {
 
     private final SpendZone zone;
     private final Clock clock;
+    private final WebhookQueue webhooks;
 
-    SpendLedger(SpendZone zone, Clock clock) {
+    SpendLedger(SpendZone zone, Clock clock, WebhookQueue webhooks) {
         this.zone = zone;
         this.clock = clock;
+        this.webhooks = webhooks;
+    }
+
+    /**
+     * The budget thresholds ({@link NotificationRules#budgetCrossed}) a team's spend crossed in this
+     * transaction: its total after the upsert against the total before it (after minus what this
+     * batch added), in the same window.
+     */
+    static List<Notification> budgetNotifications(
+            List<SpendRules.Totals> deltas,
+            List<SpendRules.Totals> after,
+            Map<String, Limits> teamLimits,
+            Instant now) {
+        List<Notification> out = new ArrayList<>();
+        for (SpendRules.Totals total : after) {
+            if (!SpendSnapshot.TEAM.equals(total.subject().kind())) {
+                continue;
+            }
+            Limits limits = teamLimits.get(total.subject().id());
+            if (limits == null || limits.maxBudgetMicros() == null) {
+                continue;
+            }
+            for (SpendRules.Totals delta : deltas) {
+                if (delta.subject().equals(total.subject())
+                        && delta.window().start().equals(total.window().start())) {
+                    out.addAll(NotificationRules.budgetCrossed(
+                            total.subject().id(),
+                            total.spendMicros() - delta.spendMicros(),
+                            total.spendMicros(),
+                            limits.maxBudgetMicros(),
+                            total.window().start(),
+                            now));
+                }
+            }
+        }
+        return out;
     }
 
     private static String capped(String column) {
@@ -127,7 +167,9 @@ public class SpendLedger {
                     keyLimits.forEach((id, value) -> limits.put(new SpendRules.Subject(SpendSnapshot.KEY, id), value));
                     teamLimits.forEach(
                             (id, value) -> limits.put(new SpendRules.Subject(SpendSnapshot.TEAM, id), value));
-                    return queue(connection, SpendRules.toPublish(changed, limits, now, zone.zone()), now);
+                    return webhooks.queue(connection, budgetNotifications(deltas, changed, teamLimits, now))
+                            .flatMap(queued ->
+                                    queue(connection, SpendRules.toPublish(changed, limits, now, zone.zone()), now));
                 });
     }
 

@@ -1,11 +1,14 @@
 package io.routegateway.state.usage;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.routegateway.core.webhook.NotificationRules;
 import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.outcome.OutcomeConsumer;
+import io.routegateway.state.webhook.WebhookQueue;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.Record;
@@ -37,13 +40,19 @@ public class UsageDeadLetters {
 
     private final MutinyEmitter<Record<String, String>> emitter;
     private final StateMetrics metrics;
+    private final WebhookQueue webhooks;
+    private final Clock clock;
 
     public UsageDeadLetters(
             @Channel(CHANNEL) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER)
                     MutinyEmitter<Record<String, String>> emitter,
-            StateMetrics metrics) {
+            StateMetrics metrics,
+            WebhookQueue webhooks,
+            Clock clock) {
         this.emitter = emitter;
         this.metrics = metrics;
+        this.webhooks = webhooks;
+        this.clock = clock;
     }
 
     /**
@@ -92,7 +101,20 @@ public class UsageDeadLetters {
                 .onFailure()
                 .retry()
                 .withBackOff(OutcomeConsumer.FIRST_RETRY, OutcomeConsumer.MAX_RETRY)
-                .indefinitely();
+                .indefinitely()
+                .flatMap(sent -> notifyDeadLettered(source, origin.index(), reasonTag));
+    }
+
+    /** The {@code usage.dead_lettered} webhook; a failure to queue it is logged, never retried (the record is safe). */
+    private Uni<Void> notifyDeadLettered(ConsumerRecord<String, String> source, int index, String reasonTag) {
+        String position =
+                source.topic() + "-" + source.partition() + "@" + source.offset() + (index < 0 ? "" : "#" + index);
+        return webhooks.queueAlone(NotificationRules.usageDeadLettered(reasonTag, position, clock.instant()))
+                .onFailure()
+                .recoverWithItem(failure -> {
+                    LOG.warnf("Queueing the webhook of a dead-lettered usage record failed: %s", failure.toString());
+                    return null;
+                });
     }
 
     private static void header(RecordHeaders headers, String name, String value) {

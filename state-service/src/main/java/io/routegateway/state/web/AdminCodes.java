@@ -66,5 +66,12 @@ public final class AdminCodes {
     /** 400: route check needs exactly one of access_key_id and access_key. */
     public static final String ACCESS_KEY = "validation.access_key";
 
+    /** 400: a webhook's url is malformed or an internal target not allow-listed. */
+    public static final String WEBHOOK_URL = "validation.webhook_url";
+    /** 400: a webhook's event_types is empty or names an unknown type. */
+    public static final String EVENT_TYPES = "validation.event_types";
+    /** 400: a webhook's format is not json or slack. */
+    public static final String FORMAT = "validation.format";
+
     private AdminCodes() {}
 }
