@@ -104,7 +104,9 @@ class SecretEncodingTests extends GatewayTestBase {
                         400,
                         "{\"error\":{\"message\":\"bad ?key="
                                 + URLEncoder.encode(secret, StandardCharsets.UTF_8)
-                                        .replace("%2F", "%2f").replace("%2B", "%2b") + " auth " + base64 + "\"}}"));
+                                        .replace("%2F", "%2f")
+                                        .replace("%2B", "%2b")
+                                + " auth " + base64 + "\"}}"));
         pool();
 
         HttpResponse<String> response = post("/v1/chat/completions", keyId, chat("m"));
