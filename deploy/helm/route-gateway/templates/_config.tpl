@@ -42,6 +42,15 @@ QUARKUS_DATASOURCE_JDBC_URL: {{ printf "jdbc:postgresql://%s" (include "route-ga
 STATE_RECOVERY_URL: {{ include "route-gateway.recoveryServiceUrl" $root | quote }}
 {{- end }}
 {{- if eq .component "state" }}
+{{- with $v.state.upstreamHosts }}
+ROUTE_UPSTREAM_HOSTS_ALLOW_CLEARTEXT_PUBLIC: {{ ternary "true" "false" .allowCleartextPublic | quote }}
+{{- with .allowedHosts }}
+ROUTE_UPSTREAM_HOSTS_ALLOWED_HOSTS: {{ . | quote }}
+{{- end }}
+{{- with .cleartextHosts }}
+ROUTE_UPSTREAM_HOSTS_CLEARTEXT_HOSTS: {{ . | quote }}
+{{- end }}
+{{- end }}
 ROUTE_STATE_SIGNING_KEY_ID: {{ required "state.signing.keyId is required" $v.state.signing.keyId | quote }}
 {{- end }}
 {{- if eq .component "gateway" }}

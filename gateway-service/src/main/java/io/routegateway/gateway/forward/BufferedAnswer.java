@@ -170,7 +170,7 @@ final class BufferedAnswer {
         response.setStatusCode(status);
         UpstreamHeaders.copy(complete.headers(), response, "application/json");
         settlement.firstByteSent();
-        Buffer body = success ? complete.body() : mask.body(complete.body());
+        Buffer body = success ? mask.answer(complete.body()) : mask.body(complete.body());
         if (success && hidesUsageFrame) {
             body = Buffer.buffer(ChatStreamUsage.withoutUsageFrame(body.getBytes()));
         }
@@ -202,11 +202,12 @@ final class BufferedAnswer {
         int status = complete.status();
         Buffer body;
         if (success) {
-            body = converted;
+            body = mask.answer(converted);
         } else {
             ErrorReply reply = bridge.error(status, mask.body(complete.body()).toString(StandardCharsets.UTF_8));
             status = reply.status();
-            body = Buffer.buffer(reply.body().toString());
+            // masked again as re-encoded: the envelope may have decoded an escape the upstream used
+            body = mask.answer(Buffer.buffer(reply.body().toString()));
         }
         response.setStatusCode(status);
         UpstreamHeaders.copy(complete.headers(), response, "application/json");

@@ -4,6 +4,7 @@ import java.util.function.BiConsumer;
 
 import io.routegateway.common.upstream.UpstreamStream;
 import io.routegateway.core.forward.ChatStreamUsage;
+import io.routegateway.core.secretmask.StreamMask;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -19,9 +20,10 @@ final class PassthroughStream extends StreamAnswer {
     PassthroughStream(
             UpstreamStream stream,
             HttpServerResponse response,
+            StreamMask secrets,
             boolean hidesUsageFrame,
             BiConsumer<StreamAnswer, End> ended) {
-        super(stream, response, ended);
+        super(stream, response, secrets, ended);
         this.usageFrames = hidesUsageFrame ? new ChatStreamUsage.Filter() : null;
     }
 

@@ -290,10 +290,12 @@ final class RequestExchange {
             return;
         }
         StreamAnswer answer = plan.bridge() == null
-                ? new PassthroughStream(stream, response, request.hidesUsageFrame(false), this::streamEnded)
+                ? new PassthroughStream(
+                        stream, response, mask.stream(), request.hidesUsageFrame(false), this::streamEnded)
                 : new TranslatedStream(
                         stream,
                         response,
+                        mask.stream(),
                         plan.bridge().stream(plan.canonical(), f.clock().instant()),
                         this::streamEnded);
         Buffer first;

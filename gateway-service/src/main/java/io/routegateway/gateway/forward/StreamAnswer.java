@@ -4,6 +4,7 @@ import java.util.function.BiConsumer;
 
 import io.routegateway.common.upstream.UpstreamStream;
 import io.routegateway.core.failure.UpstreamOutcome;
+import io.routegateway.core.secretmask.StreamMask;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
@@ -28,14 +29,22 @@ abstract class StreamAnswer {
     final UpstreamStream stream;
     private final HttpServerResponse response;
     private final BiConsumer<StreamAnswer, End> onEnded;
+    /** Every byte the client gets passes through it: the credential's secret never goes out. */
+    private final StreamMask secrets;
+
     private TurnWrites turnWrites;
     /** The client went away or the gateway reset the stream: nothing more is written or reported. */
     private boolean abandoned;
 
     private boolean ended;
 
-    StreamAnswer(UpstreamStream stream, HttpServerResponse response, BiConsumer<StreamAnswer, End> ended) {
+    StreamAnswer(
+            UpstreamStream stream,
+            HttpServerResponse response,
+            StreamMask secrets,
+            BiConsumer<StreamAnswer, End> ended) {
         this.stream = stream;
+        this.secrets = secrets;
         this.response = response;
         this.onEnded = ended;
     }
@@ -99,6 +108,10 @@ abstract class StreamAnswer {
             return;
         }
         ended = true;
+        byte[] held = secrets.finish();
+        if (held.length > 0) {
+            turnWrites.add(Buffer.buffer(held));
+        }
         turnWrites.writeNow();
         response.end();
         onEnded.accept(this, end);
@@ -120,7 +133,11 @@ abstract class StreamAnswer {
 
     private void relay(Buffer frames) {
         if (frames != null && frames.length() > 0) {
-            turnWrites.add(frames);
+            byte[] raw = frames.getBytes();
+            byte[] masked = secrets.push(raw);
+            if (masked.length > 0) {
+                turnWrites.add(masked == raw ? frames : Buffer.buffer(masked));
+            }
         }
     }
 

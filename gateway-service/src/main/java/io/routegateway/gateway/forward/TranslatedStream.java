@@ -4,6 +4,7 @@ import java.util.function.BiConsumer;
 
 import io.routegateway.common.upstream.UpstreamStream;
 import io.routegateway.core.bridge.StreamTranslator;
+import io.routegateway.core.secretmask.StreamMask;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -19,9 +20,10 @@ final class TranslatedStream extends StreamAnswer {
     TranslatedStream(
             UpstreamStream stream,
             HttpServerResponse response,
+            StreamMask secrets,
             StreamTranslator translator,
             BiConsumer<StreamAnswer, End> ended) {
-        super(stream, response, ended);
+        super(stream, response, secrets, ended);
         this.translator = translator;
     }
 

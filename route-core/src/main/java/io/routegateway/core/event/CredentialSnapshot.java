@@ -7,6 +7,7 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.routegateway.core.crypto.SecretBox;
+import io.routegateway.core.headers.CredentialHeaders;
 import io.routegateway.core.limits.CredentialLimits;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
@@ -39,6 +40,8 @@ import io.routegateway.core.state.ModelState;
  *     reader can time an outcome's way to its view; null when an admin action, a refresh or the
  *     start-up republication wrote this version. Optional on the wire.
  * @param limits what the credential itself allows (its relay's limits); optional on the wire
+ * @param upstreamHeaders the account-steering headers the admin set ({@link CredentialHeaders});
+ *     optional on the wire
  */
 public record CredentialSnapshot(
         String credentialId,
@@ -64,7 +67,8 @@ public record CredentialSnapshot(
         OAuthStatus oauth,
         Instant outcomeSentAt,
         OutcomePosition outcomePosition,
-        CredentialLimits limits) {
+        CredentialLimits limits,
+        CredentialHeaders upstreamHeaders) {
 
     public static final String TYPE = "credential-state.v1";
 
@@ -120,6 +124,60 @@ public record CredentialSnapshot(
                 CredentialLimits.NONE);
     }
 
+    /** A credential without steering headers of its own. */
+    public CredentialSnapshot(
+            String credentialId,
+            long version,
+            String name,
+            Platform platform,
+            CredentialKind kind,
+            String baseUrl,
+            String encryptedSecret,
+            List<ModelMapping> modelMappings,
+            FailurePolicy failurePolicy,
+            boolean enabled,
+            boolean archived,
+            boolean inPool,
+            int priority,
+            WeightMode weightMode,
+            int weight,
+            Long quotaRemaining,
+            List<String> groupIds,
+            AccountState account,
+            List<ModelState> models,
+            Instant publishedAt,
+            OAuthStatus oauth,
+            Instant outcomeSentAt,
+            OutcomePosition outcomePosition,
+            CredentialLimits limits) {
+        this(
+                credentialId,
+                version,
+                name,
+                platform,
+                kind,
+                baseUrl,
+                encryptedSecret,
+                modelMappings,
+                failurePolicy,
+                enabled,
+                archived,
+                inPool,
+                priority,
+                weightMode,
+                weight,
+                quotaRemaining,
+                groupIds,
+                account,
+                models,
+                publishedAt,
+                oauth,
+                outcomeSentAt,
+                outcomePosition,
+                limits,
+                CredentialHeaders.NONE);
+    }
+
     public CredentialSnapshot {
         modelMappings = modelMappings == null ? List.of() : List.copyOf(modelMappings);
         groupIds = groupIds == null ? List.of() : List.copyOf(groupIds);
@@ -128,6 +186,7 @@ public record CredentialSnapshot(
         weightMode = weightMode == null ? WeightMode.AUTO : weightMode;
         account = account == null ? AccountState.HEALTHY : account;
         limits = limits == null ? CredentialLimits.NONE : limits;
+        upstreamHeaders = upstreamHeaders == null ? CredentialHeaders.NONE : upstreamHeaders;
     }
 
     /** The account row and the model rows as one health state (rows keyed by model key). */
@@ -170,7 +229,8 @@ public record CredentialSnapshot(
                 oauth,
                 outcomeSentAt,
                 position,
-                limits);
+                limits,
+                upstreamHeaders);
     }
 
     /**

@@ -1,25 +1,33 @@
 package io.routegateway.core.failure;
 
+import io.routegateway.core.secretmask.SecretMatcher;
+
 /**
  * Upstreams sometimes quote the key they were sent in an error body ("invalid api key sk-…"). Every
  * failure text leaves the process that holds the clear-text secret only after passing through here:
  * outcome events, the rows and snapshots built from them, model-test answers and the gateway's
- * error replies all carry {@value #MASK} where the credential's own secret stood.
+ * error replies all carry {@value #MASK} where the credential's own secret stood, in whatever
+ * encoding the upstream quoted it.
  */
 public final class SecretMask {
 
-    public static final String MASK = "[redacted]";
+    public static final String MASK = SecretMatcher.MASK;
     /** Shorter secrets are not searched for: they would mask ordinary words. */
-    public static final int MIN_SECRET_LENGTH = 8;
+    public static final int MIN_SECRET_LENGTH = SecretMatcher.MIN_SECRET_LENGTH;
 
     private SecretMask() {}
 
-    /** {@code text} with every occurrence of {@code secret} replaced by {@value #MASK}. */
+    /**
+     * {@code text} with every occurrence of {@code secret} replaced by {@value #MASK}, in every
+     * encoding an upstream may quote it in ({@link SecretMatcher}: JSON and URL escapes, base64,
+     * hex); {@code text} itself when there is none.
+     */
     public static String apply(String text, String secret) {
-        if (text == null || secret == null || secret.length() < MIN_SECRET_LENGTH || !text.contains(secret)) {
-            return text;
+        if (text == null) {
+            return null;
         }
-        return text.replace(secret, MASK);
+        SecretMatcher matcher = SecretMatcher.of(secret);
+        return matcher == null ? text : matcher.mask(text);
     }
 
     /** The same verdict with its message and upstream body masked; the same instance when nothing matched. */

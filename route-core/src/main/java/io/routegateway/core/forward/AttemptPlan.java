@@ -84,7 +84,8 @@ public sealed interface AttemptPlan {
                         upstreamProtocol,
                         body,
                         headers,
-                        selected.upstreamModel());
+                        selected.upstreamModel(),
+                        credential.upstreamHeaders());
             } else {
                 if (bridge != null) {
                     // converted once per upstream protocol while routing; kept in the bridge plan
@@ -105,7 +106,8 @@ public sealed interface AttemptPlan {
                         headers,
                         selected.upstreamModel(),
                         client.stream(),
-                        credential.oauth() == null ? null : credential.oauth().accountId());
+                        credential.oauth() == null ? null : credential.oauth().accountId(),
+                        credential.upstreamHeaders());
             }
         } catch (RuntimeException e) {
             return new Unbuildable(requestBuild(bridge, e));

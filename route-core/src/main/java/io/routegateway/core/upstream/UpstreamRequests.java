@@ -3,14 +3,14 @@ package io.routegateway.core.upstream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.bridge.Embeddings;
 import io.routegateway.core.forward.ChatStreamUsage;
+import io.routegateway.core.headers.CredentialHeaders;
+import io.routegateway.core.headers.HeaderPolicy;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelKeys;
@@ -22,15 +22,6 @@ import io.routegateway.core.model.Protocol;
  * connectivity tests, so a probe exercises exactly what real traffic does.
  */
 public final class UpstreamRequests {
-
-    /** Client headers forwarded upstream; everything else (auth above all) is dropped. */
-    static final Set<String> FORWARDED_HEADERS = Set.of(
-            "anthropic-version",
-            "anthropic-beta",
-            "openai-beta",
-            "openai-organization",
-            "user-agent",
-            "accept-language");
 
     static final String ANTHROPIC_VERSION = "2023-06-01";
     static final String ONE_M_BETA = "context-1m-2025-08-07";
@@ -44,7 +35,9 @@ public final class UpstreamRequests {
 
     /**
      * @param clientBody the client's JSON body (for Gemini the model is in the path instead)
-     * @param clientHeaders the client's headers (name, value); only {@link #FORWARDED_HEADERS} pass
+     * @param clientHeaders the client's headers (name, value); only what {@link HeaderPolicy} allows
+     *     the upstream's protocol passes, and no account-steering header (the credential has none
+     *     configured here: see the overload taking {@link CredentialHeaders})
      * @param upstreamModel the mapped model name; a trailing {@code [1m]} becomes the 1M-context
      *     beta header
      */
@@ -83,17 +76,43 @@ public final class UpstreamRequests {
             String upstreamModel,
             boolean stream,
             String accountId) {
+        return forward(
+                platform,
+                kind,
+                baseUrl,
+                secret,
+                protocol,
+                clientBody,
+                clientHeaders,
+                upstreamModel,
+                stream,
+                accountId,
+                CredentialHeaders.NONE);
+    }
+
+    /**
+     * {@link #forward(Platform, CredentialKind, String, String, Protocol, JsonNode, List, String,
+     * boolean, String)} with the credential's account-steering headers ({@link HeaderPolicy}).
+     */
+    public static UpstreamRequest forward(
+            Platform platform,
+            CredentialKind kind,
+            String baseUrl,
+            String secret,
+            Protocol protocol,
+            JsonNode clientBody,
+            List<Map.Entry<String, String>> clientHeaders,
+            String upstreamModel,
+            boolean stream,
+            String accountId,
+            CredentialHeaders steering) {
         boolean oneM =
                 upstreamModel != null && !ModelKeys.stripOneM(upstreamModel).equals(upstreamModel);
         String model = ModelKeys.stripOneM(upstreamModel);
         List<Map.Entry<String, String>> headers = new ArrayList<>();
         headers.add(Map.entry("content-type", "application/json"));
         headers.add(Map.entry("accept", stream ? "text/event-stream" : "application/json"));
-        for (Map.Entry<String, String> header : clientHeaders) {
-            if (FORWARDED_HEADERS.contains(header.getKey().toLowerCase(Locale.ROOT))) {
-                headers.add(Map.entry(header.getKey().toLowerCase(Locale.ROOT), header.getValue()));
-            }
-        }
+        headers.addAll(HeaderPolicy.forward(protocol, clientHeaders, steering));
         addAuth(platform, kind, protocol, secret, headers);
         if (platform == Platform.CODEX && kind == CredentialKind.OFFICIAL && accountId != null) {
             headers.add(Map.entry(CHATGPT_ACCOUNT_ID, headerSafeAccountId(accountId)));
@@ -162,10 +181,25 @@ public final class UpstreamRequests {
             JsonNode body,
             List<Map.Entry<String, String>> clientHeaders,
             String upstreamModel) {
+        return embeddings(
+                platform, kind, baseUrl, secret, protocol, body, clientHeaders, upstreamModel, CredentialHeaders.NONE);
+    }
+
+    /** {@link #embeddings(Platform, CredentialKind, String, String, Protocol, JsonNode, List, String)} with the credential's steering headers. */
+    public static UpstreamRequest embeddings(
+            Platform platform,
+            CredentialKind kind,
+            String baseUrl,
+            String secret,
+            Protocol protocol,
+            JsonNode body,
+            List<Map.Entry<String, String>> clientHeaders,
+            String upstreamModel,
+            CredentialHeaders steering) {
         JsonNode sent =
                 protocol == Protocol.GEMINI ? Embeddings.geminiRequest(body, ModelKeys.stripOneM(upstreamModel)) : body;
-        UpstreamRequest generation =
-                forward(platform, kind, baseUrl, secret, protocol, sent, clientHeaders, upstreamModel, false);
+        UpstreamRequest generation = forward(
+                platform, kind, baseUrl, secret, protocol, sent, clientHeaders, upstreamModel, false, null, steering);
         String model = generation.upstreamModel();
         String url;
         if (protocol == Protocol.GEMINI) {

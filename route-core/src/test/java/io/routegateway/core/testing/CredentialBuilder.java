@@ -7,6 +7,7 @@ import java.util.List;
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.OutcomePosition;
+import io.routegateway.core.headers.CredentialHeaders;
 import io.routegateway.core.limits.CredentialLimits;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.model.ModelMapping;
@@ -55,6 +56,7 @@ public final class CredentialBuilder {
     private Instant outcomeSentAt;
     private OutcomePosition outcomePosition;
     private CredentialLimits limits = CredentialLimits.NONE;
+    private CredentialHeaders upstreamHeaders = CredentialHeaders.NONE;
 
     private CredentialBuilder(String id) {
         this.id = id;
@@ -249,6 +251,11 @@ public final class CredentialBuilder {
     }
 
     /** What the credential itself allows (its relay's limits). */
+    public CredentialBuilder upstreamHeaders(CredentialHeaders value) {
+        this.upstreamHeaders = value;
+        return this;
+    }
+
     public CredentialBuilder limits(CredentialLimits value) {
         limits = value;
         return this;
@@ -300,7 +307,8 @@ public final class CredentialBuilder {
                 oauth,
                 outcomeSentAt,
                 outcomePosition,
-                limits);
+                limits,
+                upstreamHeaders);
     }
 
     private Instant rowsAt() {

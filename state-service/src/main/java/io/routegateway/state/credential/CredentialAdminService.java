@@ -20,6 +20,7 @@ import io.routegateway.core.model.WeightMode;
 import io.routegateway.core.oauth.AuthState;
 import io.routegateway.core.recovery.DefaultZone;
 import io.routegateway.core.state.ModelState;
+import io.routegateway.state.hostpolicy.UpstreamHosts;
 import io.routegateway.state.oauth.OAuthStore;
 import io.routegateway.state.pool.AdminWrites;
 import io.routegateway.state.pool.PoolReader;
@@ -71,6 +72,7 @@ public class CredentialAdminService {
     private final OAuthStore oauthStore;
     private final Clock clock;
     private final ZoneId defaultZone;
+    private final UpstreamHosts upstreamHosts;
 
     CredentialAdminService(
             CredentialRepository credentials,
@@ -85,7 +87,9 @@ public class CredentialAdminService {
             SecretRedactor redactor,
             OAuthStore oauthStore,
             Clock clock,
-            RouteConfig routeConfig) {
+            RouteConfig routeConfig,
+            UpstreamHosts upstreamHosts) {
+        this.upstreamHosts = upstreamHosts;
         this.credentials = credentials;
         this.models = models;
         this.members = members;
@@ -122,6 +126,8 @@ public class CredentialAdminService {
     }
 
     public Uni<CredentialView> create(JsonBody<CredentialInput> body) {
+        // before the format check: an address java.net.URI cannot read as a host (2852039166) is still named
+        upstreamHosts.require(body.value().baseUrl());
         CredentialRules.NewCredential checked = CredentialRules.create(body, defaultZone);
         Instant now = clock.instant();
         CredentialEntity row = new CredentialEntity();
@@ -173,7 +179,18 @@ public class CredentialAdminService {
             if (row == null) {
                 throw AdminException.notFound("credential", id);
             }
+            if (body.has("base_url")) {
+                upstreamHosts.require(body.value().baseUrl());
+            }
             CredentialRules.Changes changes = CredentialRules.update(stored(row), body, defaultZone);
+            if (changes.baseUrlSent() && !changes.baseUrl().equals(row.baseUrl)) {
+                // the key goes to a new host only when the admin enters it for that host
+                if (changes.secret() == null && row.encryptedSecret != null && !row.encryptedSecret.isEmpty()) {
+                    throw AdminException.invalid(
+                            AdminCodes.SECRET_REQUIRED,
+                            "a new base_url needs the secret sent again in the same request");
+                }
+            }
             if (changes.name() != null) {
                 row.name = changes.name();
             }

@@ -8,19 +8,21 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.routegateway.core.headers.CredentialHeaders;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.model.ModelMappings;
 import io.routegateway.core.policy.FailurePolicy;
 import io.routegateway.core.recovery.RecoveryConfig;
+import io.routegateway.state.repository.StateRows;
 import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.AdminException;
 import io.routegateway.state.web.Inputs;
 import io.routegateway.state.web.JsonBody;
 
 /**
- * Writes the three keys of {@code config_json} an update may carry — {@code model_mappings}, {@code
- * failure_policy}, {@code recovery} — validating each with route-core's rules, and keeping every other
+ * Writes the four keys of {@code config_json} an update may carry — {@code model_mappings}, {@code
+ * failure_policy}, {@code recovery}, {@code upstream_headers} — validating each with route-core's rules, and keeping every other
  * key untouched. A stored config that is not a JSON object is never overwritten: a recovery write is
  * refused with {@code validation.recovery_config_json} (route-core's rule), any other config write
  * with {@code validation.config_json}.
@@ -28,12 +30,17 @@ import io.routegateway.state.web.JsonBody;
 final class CredentialConfig {
 
     static final String FAILURE_POLICY = "failure_policy";
+    /** The account-steering headers (route-core {@link CredentialHeaders}); absent = none. */
+    static final String UPSTREAM_HEADERS = "upstream_headers";
 
     private CredentialConfig() {}
 
     /** Whether the body changes config_json at all. */
     static boolean touches(JsonBody<CredentialInput> body) {
-        return body.has(ModelMappings.KEY) || body.has(FAILURE_POLICY) || body.has(RecoveryConfig.KEY);
+        return body.has(ModelMappings.KEY)
+                || body.has(FAILURE_POLICY)
+                || body.has(RecoveryConfig.KEY)
+                || body.has(UPSTREAM_HEADERS);
     }
 
     /**
@@ -47,6 +54,8 @@ final class CredentialConfig {
         List<ModelMapping> mappings =
                 body.has(ModelMappings.KEY) ? mappings(body.value().modelMappings()) : null;
         FailurePolicy policy = body.has(FAILURE_POLICY) ? FailurePolicy.parse(body.node(FAILURE_POLICY)) : null;
+        CredentialHeaders headers =
+                body.has(UPSTREAM_HEADERS) ? CredentialHeaders.parse(body.node(UPSTREAM_HEADERS)) : null;
         String text = stored;
         if (body.has(RecoveryConfig.KEY)) {
             text = RecoveryConfig.applyRecovery(stored, body.node(RecoveryConfig.KEY), zone);
@@ -67,7 +76,19 @@ final class CredentialConfig {
                 config.set(FAILURE_POLICY, Json.MAPPER.valueToTree(policy));
             }
         }
+        if (headers != null) {
+            if (headers.isNone()) {
+                config.remove(UPSTREAM_HEADERS);
+            } else {
+                config.set(UPSTREAM_HEADERS, Json.MAPPER.valueToTree(headers));
+            }
+        }
         return config.toString();
+    }
+
+    /** The stored steering headers; none when absent or unreadable (a hand-edited config). */
+    static CredentialHeaders upstreamHeaders(JsonNode config) {
+        return StateRows.upstreamHeaders(config);
     }
 
     /** Whether the stored text is a JSON object (what the view reports as {@code config_json_valid}). */

@@ -3,6 +3,7 @@ package io.routegateway.state.credential;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.headers.CredentialHeaders;
 import io.routegateway.core.limits.CredentialLimits;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -27,6 +28,10 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param limits what the credential itself allows: {@code {"rpm_limit", "max_parallel_requests"}},
  *     each optional, null = no limit; a credential at one is skipped at selection ({@code
  *     credential_full}). Null or absent = none (on update: null removes them, an object replaces them)
+ * @param upstreamHeaders the account-steering headers sent upstream: {@code {"openai_organization",
+ *     "openai_project", "openai_beta", "anthropic_beta", "client_may_set": [header names a client may
+ *     set itself]}}, each optional ({@code validation.upstream_headers}, an unknown field {@code
+ *     validation.unknown_field}); null or absent = none (on update: null removes them, an object replaces them)
  */
 @Schema(name = "CredentialInput")
 public record CredentialInput(
@@ -50,7 +55,8 @@ public record CredentialInput(
         Integer weight,
         Long quotaRemaining,
         List<String> groupIds,
-        @Schema(implementation = CredentialLimits.class) JsonNode limits) {
+        @Schema(implementation = CredentialLimits.class) JsonNode limits,
+        @Schema(implementation = CredentialHeaders.class) JsonNode upstreamHeaders) {
 
     /** One model mapping as sent. */
     public record MappingInput(String from, String to) {}

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.headers.CredentialHeaders;
 import io.routegateway.core.limits.CredentialLimits;
 import io.routegateway.core.model.ModelMapping;
 import io.routegateway.core.policy.FailurePolicy;
@@ -25,6 +26,7 @@ import io.routegateway.state.oauth.OAuthAdminView;
  * @param unavailableModelsBadge {@code 模型 N 不可用}, else null
  * @param reminders the hover panel's extra lines
  * @param limits what the credential itself allows ({@code rpm_limit}, {@code max_parallel_requests}, null = no limit)
+ * @param upstreamHeaders the account-steering headers the credential sends upstream (none: every field null)
  * @param oauth the authorization of an OAuth-managed official credential (never a token); null for api
  *     keys and official credentials holding a static token
  */
@@ -47,6 +49,7 @@ public record CredentialView(
         int weight,
         Long quotaRemaining,
         CredentialLimits limits,
+        CredentialHeaders upstreamHeaders,
         List<String> groupIds,
         String status,
         AccountState account,

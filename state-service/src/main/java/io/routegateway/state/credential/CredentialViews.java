@@ -84,6 +84,7 @@ final class CredentialViews {
                 row.weight(),
                 row.quotaRemaining(),
                 row.limits(),
+                CredentialConfig.upstreamHeaders(config),
                 groupIds,
                 account.status().wire(),
                 masked(account, redact),

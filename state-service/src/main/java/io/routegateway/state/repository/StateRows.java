@@ -14,6 +14,7 @@ import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.GroupSnapshot;
 import io.routegateway.core.event.OutcomePosition;
 import io.routegateway.core.event.TeamSnapshot;
+import io.routegateway.core.headers.CredentialHeaders;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.limits.BudgetDuration;
 import io.routegateway.core.limits.CredentialLimits;
@@ -27,6 +28,7 @@ import io.routegateway.core.model.WeightMode;
 import io.routegateway.core.oauth.AuthState;
 import io.routegateway.core.oauth.OAuthStatus;
 import io.routegateway.core.policy.FailurePolicy;
+import io.routegateway.core.policy.ValidationException;
 import io.routegateway.core.state.AccountState;
 import io.routegateway.core.state.AccountStatus;
 import io.routegateway.core.state.CredentialHealth;
@@ -188,7 +190,21 @@ public final class StateRows {
                 oauthStatus(row),
                 outcomeSentAt,
                 outcomePosition(row),
-                credentialLimits(row));
+                credentialLimits(row),
+                upstreamHeaders(config));
+    }
+
+    /** The steering headers stored in config_json; none when absent or unreadable (a hand-edited config). */
+    public static CredentialHeaders upstreamHeaders(JsonNode config) {
+        JsonNode node = config == null ? null : config.get("upstream_headers");
+        if (node == null || node.isNull()) {
+            return CredentialHeaders.NONE;
+        }
+        try {
+            return CredentialHeaders.parse(node);
+        } catch (ValidationException e) {
+            return CredentialHeaders.NONE;
+        }
     }
 
     /**

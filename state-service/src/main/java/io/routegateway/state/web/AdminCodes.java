@@ -38,6 +38,9 @@ public final class AdminCodes {
 
     public static final String BASE_URL = "validation.base_url";
     public static final String SECRET = "validation.secret";
+    /** A {@code base_url} change without the secret entered again in the same request. */
+    public static final String SECRET_REQUIRED = "validation.secret_required";
+
     public static final String MODEL_MAPPINGS = "validation.model_mappings";
     public static final String WEIGHT_MODE = "validation.weight_mode";
     public static final String BRIDGING = "validation.bridging";

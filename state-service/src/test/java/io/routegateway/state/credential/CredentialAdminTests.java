@@ -211,7 +211,16 @@ class CredentialAdminTests {
         String id = createCredential(unique("cred"), "sk-bound-secret-000000", Map.of());
         CredentialEntity before = row(id);
 
-        admin().body(Map.of("base_url", "https://other-relay.example.test/v1"))
+        // the key goes to a new host only when it is entered again for it
+        error(
+                admin().body(Map.of("base_url", "https://other-relay.example.test/v1"))
+                        .patch("/admin/v1/credentials/" + id)
+                        .then(),
+                400,
+                "validation.secret_required");
+        assertThat(row(id).baseUrl).isEqualTo(before.baseUrl);
+        assertThat(row(id).encryptedSecret).isEqualTo(before.encryptedSecret);
+        admin().body(Map.of("base_url", "https://other-relay.example.test/v1", "secret", "sk-bound-secret-000000"))
                 .patch("/admin/v1/credentials/" + id)
                 .then()
                 .statusCode(200);
