@@ -22,7 +22,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class RequestStatsService {
 
-    private static final String COLUMNS = "request_id, occurred_at, occurred_epoch_ms, protocol, access_key_id,"
+    static final String COLUMNS = "request_id, occurred_at, occurred_epoch_ms, protocol, access_key_id,"
             + " group_id, credential_id, requested_model, model_key, attempts, status, reason_code, latency_ms,"
             + " ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success, probe, team_id,"
             + " cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, reasoning_tokens";
