@@ -10,7 +10,6 @@ import jakarta.ws.rs.core.UriInfo;
 
 import io.routegateway.state.web.AdminApi;
 import io.routegateway.state.web.Page;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -33,11 +32,11 @@ public class RequestLogResource {
 
     @GET
     @Path("/usage/export")
-    @Produces({"text/csv", "application/x-ndjson"})
+    @Produces("text/csv")
     @Operation(
             summary = "Request logs or per-minute rollups of a time range (at most 31 days) as CSV or NDJSON, streamed;"
                     + " the request log's filters")
-    public Multi<String> export(
+    public RestMulti<String> export(
             @Context UriInfo uri,
             @Parameter(description = "requests (default) or rollups") @QueryParam("kind") String kind,
             @Parameter(description = "csv (default) or ndjson") @QueryParam("format") String format,
