@@ -1,5 +1,9 @@
 package io.routegateway.state.config;
 
+import java.time.Duration;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
@@ -20,6 +24,42 @@ public interface StateConfig {
     @WithDefault("http://127.0.0.1:8082")
     @Pattern(regexp = "https?://\\S+", message = "must be an http(s) URL")
     String recoveryUrl();
+
+    /** The raw request logs ({@code state.request-logs.*}), kept in daily partitions. */
+    RequestLogs requestLogs();
+
+    /** The per-minute usage rollups ({@code state.usage-rollups.*}). */
+    UsageRollups usageRollups();
+
+    interface RequestLogs {
+
+        /**
+         * How long raw request logs are kept ({@code STATE_REQUEST_LOGS_RETENTION}, at least a day): a
+         * day's partition is dropped once its whole day is older than this.
+         */
+        @WithDefault("30d")
+        Duration retention();
+
+        /** How many days after today have their partitions ready ({@code 0..366}). */
+        @WithDefault("3")
+        @Min(0)
+        @Max(366)
+        int daysAhead();
+
+        /**
+         * How often the maintenance job runs ({@code usage/LogMaintenance}; a Quarkus scheduler
+         * period, {@code off} disables it).
+         */
+        @WithDefault("10m")
+        String maintenanceEvery();
+    }
+
+    interface UsageRollups {
+
+        /** How long the per-minute rollups are kept ({@code STATE_USAGE_ROLLUPS_RETENTION}). */
+        @WithDefault("400d")
+        Duration retention();
+    }
 
     interface Admin {
 

@@ -17,7 +17,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Reads a subject's current window: its totals from {@code spend_windows} and its spend by model from
- * the window's request logs (plain SQL on the reactive pool, like the usage reports).
+ * the window's per-minute {@code usage_rollups} (plain SQL on the reactive pool, like the usage
+ * reports; a window starts on a whole minute, so its rollups are exactly its requests).
  */
 @ApplicationScoped
 public class SpendReader {
@@ -68,12 +69,12 @@ public class SpendReader {
         String until = "";
         if (window.end() != null) {
             args.add(window.end().toEpochMilli());
-            until = " AND occurred_epoch_ms < $3";
+            until = " AND minute_epoch_ms < $3";
         }
         args.add(SpendView.MAX_MODELS);
         String sql = "SELECT coalesce(model_key, requested_model) AS model,"
-                + " coalesce(sum(cost_micros), 0)::bigint AS cost_micros, count(*) AS requests"
-                + " FROM request_logs WHERE " + column + " = $1 AND occurred_epoch_ms >= $2" + until
+                + " coalesce(sum(cost_micros), 0)::bigint AS cost_micros, coalesce(sum(requests), 0)::bigint AS requests"
+                + " FROM usage_rollups WHERE " + column + " = $1 AND minute_epoch_ms >= $2" + until
                 + " GROUP BY 1 ORDER BY 2 DESC, 3 DESC, 1 NULLS LAST LIMIT $" + args.size();
         return client.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> {
             List<SpendView.ModelSpend> out = new ArrayList<>();

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The filters shared by the request log and the usage stats, turned into one SQL condition over
- * {@code request_logs} (built by {@link UsageRules#filter}). Time ranges compare {@code occurred_epoch_ms} (never the text timestamps).
+ * {@code request_logs} or {@code usage_rollups} (built by {@link UsageRules#filter}). Time ranges compare {@code occurred_epoch_ms} (never the text timestamps).
  *
  * @param model matches the requested name or the model key
  * @param success null = both
@@ -29,6 +29,19 @@ public record RequestFilter(
 
     /** {@code WHERE ...} (or empty) with {@code $n} placeholders; appends the values to {@code args}. */
     String where(List<Object> args) {
+        return where(
+                args,
+                "occurred_epoch_ms",
+                from == null ? null : from.toEpochMilli(),
+                to == null ? null : to.toEpochMilli());
+    }
+
+    /**
+     * The same condition over a table with the same filter columns ({@code request_logs} or {@code
+     * usage_rollups}), its time in {@code timeColumn} bounded by {@code [fromMs, toMs)} (null =
+     * unbounded) instead of this filter's range.
+     */
+    String where(List<Object> args, String timeColumn, Long fromMs, Long toMs) {
         List<String> conditions = new ArrayList<>();
         equal(conditions, args, "access_key_id", accessKeyId);
         equal(conditions, args, "team_id", teamId);
@@ -41,13 +54,13 @@ public record RequestFilter(
             args.add(model);
             conditions.add("(requested_model = $" + args.size() + " OR model_key = $" + args.size() + ")");
         }
-        if (from != null) {
-            args.add(from.toEpochMilli());
-            conditions.add("occurred_epoch_ms >= $" + args.size());
+        if (fromMs != null) {
+            args.add(fromMs);
+            conditions.add(timeColumn + " >= $" + args.size());
         }
-        if (to != null) {
-            args.add(to.toEpochMilli());
-            conditions.add("occurred_epoch_ms < $" + args.size());
+        if (toMs != null) {
+            args.add(toMs);
+            conditions.add(timeColumn + " < $" + args.size());
         }
         return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
     }

@@ -4,7 +4,9 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 
 import io.routegateway.state.web.AdminApi;
 import io.routegateway.state.web.Page;
@@ -12,6 +14,7 @@ import io.smallrye.mutiny.Uni;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestMulti;
 
 /** Request log and usage: the same filters, as query parameters. */
 @Path(AdminApi.BASE)
@@ -20,9 +23,40 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class RequestLogResource {
 
     private final RequestStatsService service;
+    private final UsageExport export;
 
-    RequestLogResource(RequestStatsService service) {
+    RequestLogResource(RequestStatsService service, UsageExport export) {
         this.service = service;
+        this.export = export;
+    }
+
+    @GET
+    @Path("/usage/export")
+    @Produces("text/csv")
+    @Operation(
+            summary = "Request logs or per-minute rollups of a time range (at most 31 days) as CSV or NDJSON, streamed;"
+                    + " the request log's filters")
+    public RestMulti<String> export(
+            @Context UriInfo uri,
+            @Parameter(description = "requests (default) or rollups") @QueryParam("kind") String kind,
+            @Parameter(description = "csv (default) or ndjson") @QueryParam("format") String format,
+            @QueryParam("access_key_id") String accessKeyId,
+            @QueryParam("credential_id") String credentialId,
+            @QueryParam("group_id") String groupId,
+            @QueryParam("model") String model,
+            @QueryParam("success") String success,
+            @QueryParam("reason_code") String reasonCode,
+            @QueryParam("probe") String probe,
+            @Parameter(description = "inclusive ISO-8601 instant, required") @QueryParam("from") String from,
+            @Parameter(description = "exclusive ISO-8601 instant, required") @QueryParam("to") String to,
+            @QueryParam("team_id") String teamId) {
+        RequestFilter filter = UsageRules.filter(
+                accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to, teamId);
+        UsageExport.Request request =
+                UsageExport.request(uri.getQueryParameters().keySet(), kind, format, filter);
+        return RestMulti.fromMultiData(export.stream(request))
+                .header("Content-Type", request.contentType())
+                .build();
     }
 
     @GET

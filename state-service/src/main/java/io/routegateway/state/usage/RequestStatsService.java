@@ -6,6 +6,8 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.routegateway.core.usage.LatencyHistogram;
+import io.routegateway.core.usage.RollupSpan;
 import io.routegateway.state.web.Page;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -13,13 +15,14 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * The request log and the usage stats: read-only reports over {@code request_logs}, run as plain SQL
- * on the reactive pool (aggregates and keyset paging are clearer there than through entities).
+ * The request log and the usage stats: read-only reports, run as plain SQL on the reactive pool
+ * (aggregates and keyset paging are clearer there than through entities). The log reads the raw
+ * {@code request_logs}; the stats read the per-minute {@code usage_rollups}.
  */
 @ApplicationScoped
 public class RequestStatsService {
 
-    private static final String COLUMNS = "request_id, occurred_at, occurred_epoch_ms, protocol, access_key_id,"
+    static final String COLUMNS = "request_id, occurred_at, occurred_epoch_ms, protocol, access_key_id,"
             + " group_id, credential_id, requested_model, model_key, attempts, status, reason_code, latency_ms,"
             + " ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success, probe, team_id,"
             + " cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, reasoning_tokens";
@@ -65,18 +68,20 @@ public class RequestStatsService {
         });
     }
 
-    /** Totals per {@code group_by}; probes are counted apart and can be filtered out with {@code probe=false}. */
+    /**
+     * Totals per {@code group_by}; probes are counted apart and can be filtered out with {@code
+     * probe=false}. Whole minutes of the range come from {@code usage_rollups}, the partial minutes at
+     * either end of a range that does not fall on minute boundaries from {@code request_logs} ({@link
+     * RollupSpan}), so the answer is what the raw rows give while they are kept.
+     */
     public Uni<UsageView> usage(RequestFilter filter, String groupBy) {
         UsageRules.Grouping grouping = UsageRules.groupBy(groupBy);
         List<Object> args = new ArrayList<>();
-        String sql = "SELECT " + grouping.expression() + " AS key, count(*) AS requests,"
-                + " count(*) FILTER (WHERE NOT success) AS failures,"
-                + " count(*) FILTER (WHERE probe) AS probes,"
-                + " coalesce(sum(input_tokens), 0)::bigint AS input_tokens,"
-                + " coalesce(sum(output_tokens), 0)::bigint AS output_tokens,"
-                + " coalesce(sum(cost_micros), 0)::bigint AS cost_micros"
-                + " FROM request_logs" + filter.where(args)
-                + " GROUP BY 1 ORDER BY 1 NULLS LAST";
+        String sql = "SELECT key, sum(requests)::bigint AS requests, sum(failures)::bigint AS failures,"
+                + " sum(probes)::bigint AS probes, sum(input_tokens)::bigint AS input_tokens,"
+                + " sum(output_tokens)::bigint AS output_tokens, sum(cost_micros)::bigint AS cost_micros, "
+                + BUCKET_SUMS + " FROM (" + String.join(" UNION ALL ", parts(filter, grouping, args))
+                + ") AS parts GROUP BY key ORDER BY key NULLS LAST";
         return client.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> {
             List<UsageView.Row> out = new ArrayList<>();
             long requests = 0;
@@ -85,15 +90,22 @@ public class RequestStatsService {
             long input = 0;
             long output = 0;
             long cost = 0;
+            long[] allBuckets = new long[LatencyHistogram.BUCKETS];
             for (Row row : rows) {
-                UsageView.Row line = new UsageView.Row(
+                long[] buckets = new long[LatencyHistogram.BUCKETS];
+                for (int i = 0; i < buckets.length; i++) {
+                    buckets[i] = row.getLong(BUCKETS.get(i));
+                    allBuckets[i] += buckets[i];
+                }
+                UsageView.Row line = UsageView.Row.of(
                         row.getString("key"),
                         row.getLong("requests"),
                         row.getLong("failures"),
                         row.getLong("probes"),
                         row.getLong("input_tokens"),
                         row.getLong("output_tokens"),
-                        row.getLong("cost_micros"));
+                        row.getLong("cost_micros"),
+                        buckets);
                 out.add(line);
                 requests += line.requests();
                 failures += line.failures();
@@ -103,8 +115,65 @@ public class RequestStatsService {
                 cost += line.costMicros();
             }
             return new UsageView(
-                    grouping.by(), out, new UsageView.Row(null, requests, failures, probes, input, output, cost));
+                    grouping.by(),
+                    out,
+                    UsageView.Row.of(null, requests, failures, probes, input, output, cost, allBuckets));
         });
+    }
+
+    /** The column names of the latency buckets, {@code latency_b00} …, in {@link LatencyHistogram} order. */
+    static final List<String> BUCKETS = buckets();
+
+    private static final String BUCKET_SUMS = String.join(
+            ", ", BUCKETS.stream().map(b -> "sum(" + b + ")::bigint AS " + b).toList());
+
+    private static List<String> buckets() {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < LatencyHistogram.BUCKETS; i++) {
+            names.add(String.format("latency_b%02d", i));
+        }
+        return List.copyOf(names);
+    }
+
+    /** The rollup and raw parts of the range, each one row per rollup or request with the same columns. */
+    private static List<String> parts(RequestFilter filter, UsageRules.Grouping grouping, List<Object> args) {
+        RollupSpan span = RollupSpan.of(filter.from(), filter.to());
+        List<String> parts = new ArrayList<>();
+        if (!span.rollups()) {
+            parts.add(raw(filter, grouping, args, span.headFrom(), span.tailTo()));
+            return parts;
+        }
+        parts.add("SELECT " + grouping.over("minute_epoch_ms") + " AS key, requests, failures, probes,"
+                + " input_tokens, output_tokens, cost_micros, " + String.join(", ", BUCKETS)
+                + " FROM usage_rollups" + filter.where(args, "minute_epoch_ms", span.rollupFrom(), span.rollupTo()));
+        if (span.headFrom() != null) {
+            parts.add(raw(filter, grouping, args, span.headFrom(), span.rollupFrom()));
+        }
+        if (span.tailTo() != null) {
+            parts.add(raw(filter, grouping, args, span.rollupTo(), span.tailTo()));
+        }
+        return parts;
+    }
+
+    /** The raw rows of {@code [fromMs, toMs)}, one per request, counted as the rollups count them. */
+    private static String raw(
+            RequestFilter filter, UsageRules.Grouping grouping, List<Object> args, Long fromMs, Long toMs) {
+        StringBuilder buckets = new StringBuilder();
+        List<Long> bounds = LatencyHistogram.BOUNDS_MS;
+        for (int i = 0; i < LatencyHistogram.BUCKETS; i++) {
+            String lower = i == 0 ? "TRUE" : "latency_ms >= " + bounds.get(i - 1);
+            String upper = i == bounds.size() ? "TRUE" : "latency_ms < " + bounds.get(i);
+            buckets.append(", (")
+                    .append(lower)
+                    .append(" AND ")
+                    .append(upper)
+                    .append(")::int AS ")
+                    .append(BUCKETS.get(i));
+        }
+        return "SELECT " + grouping.over("occurred_epoch_ms") + " AS key, 1 AS requests,"
+                + " (NOT success)::int AS failures, probe::int AS probes, coalesce(input_tokens, 0) AS input_tokens,"
+                + " coalesce(output_tokens, 0) AS output_tokens, coalesce(cost_micros, 0) AS cost_micros" + buckets
+                + " FROM request_logs" + filter.where(args, "occurred_epoch_ms", fromMs, toMs);
     }
 
     private static RequestLogView view(Row row) {

@@ -67,7 +67,10 @@ public class UsageConsumer {
      * (bench/analysis.md, "Usage rows in one statement"). A request id twice in one batch is stored
      * once: the second row conflicts with the first and is skipped like any other redelivery.
      * {@code RETURNING} names the rows actually stored: {@link SpendLedger} counts those in the same
-     * transaction, so a redelivered record never adds to a key's or team's spend twice.
+     * transaction, so a redelivered record never adds to a key's or team's spend twice. The conflict
+     * target is the partitioned table's primary key: a redelivered record carries the same {@code
+     * occurred_at}, so it meets its stored row in the same daily partition. The table's statement
+     * trigger folds the same stored rows, and only those, into {@code usage_rollups}.
      */
     static final String INSERT = "INSERT INTO request_logs (request_id, occurred_at, occurred_epoch_ms, protocol,"
             + " access_key_id, group_id, credential_id, requested_model, model_key, attempts, status, reason_code,"
@@ -77,7 +80,7 @@ public class UsageConsumer {
             + " $6::text[], $7::text[], $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[],"
             + " $13::bigint[], $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[], $18::boolean[],"
             + " $19::boolean[], $20::boolean[], $21::boolean[], $22::text[], $23::bigint[], $24::bigint[],"
-            + " $25::bigint[], $26::bigint[]) ON CONFLICT (request_id) DO NOTHING"
+            + " $25::bigint[], $26::bigint[]) ON CONFLICT (request_id, occurred_epoch_ms) DO NOTHING"
             // the rows this statement stored, and only those, count towards spend
             + " RETURNING request_id, cost_micros";
 

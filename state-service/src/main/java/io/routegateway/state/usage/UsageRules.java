@@ -18,7 +18,10 @@ import io.routegateway.state.web.Paging;
  */
 public final class UsageRules {
 
-    /** {@code group_by} value → the SQL expression it groups on. */
+    /**
+     * {@code group_by} value → the SQL expression it groups on, over {@code request_logs} and {@code
+     * usage_rollups} alike ({@code %1$s}: the table's time column in epoch milliseconds).
+     */
     static final Map<String, String> GROUPINGS = Map.of(
             "access_key", "access_key_id",
             "credential", "credential_id",
@@ -26,7 +29,7 @@ public final class UsageRules {
             "team", "team_id",
             "reason_code", "reason_code",
             "model", "coalesce(model_key, requested_model)",
-            "day", "to_char(to_timestamp(occurred_epoch_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')");
+            "day", "to_char(to_timestamp(%1$s / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')");
 
     private UsageRules() {}
 
@@ -34,9 +37,15 @@ public final class UsageRules {
      * The usage grouping.
      *
      * @param by the {@code group_by} value (default {@code day})
-     * @param expression the SQL expression it groups on
+     * @param expression the SQL expression it groups on, {@code %1$s} standing for the time column
      */
-    public record Grouping(String by, String expression) {}
+    public record Grouping(String by, String expression) {
+
+        /** The expression over a table whose time column (epoch milliseconds) is {@code timeColumn}. */
+        public String over(String timeColumn) {
+            return String.format(expression, timeColumn);
+        }
+    }
 
     /** Position after the last row of a page: {@code <occurred_epoch_ms>_<request_id>}. */
     public record Cursor(long epochMs, UUID requestId) {

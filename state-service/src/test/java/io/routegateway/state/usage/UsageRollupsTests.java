@@ -1,0 +1,335 @@
+package io.routegateway.state.usage;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.routegateway.core.event.RequestCompleted;
+import io.routegateway.core.event.Topics;
+import io.routegateway.core.event.UsageBatch;
+import io.routegateway.core.model.Protocol;
+import io.routegateway.core.usage.LatencyHistogram;
+import io.routegateway.state.support.TestKafka;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static io.routegateway.state.support.AdminApiFixtures.admin;
+import static io.routegateway.state.support.AdminApiFixtures.unique;
+import static io.routegateway.state.support.OutcomeFixtures.await;
+import static io.routegateway.state.support.OutcomeFixtures.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The per-minute usage rollups against real PostgreSQL: folded from the rows an insert actually
+ * stored (a redelivery counts once), equal to the raw rows they summarise, and the usage stats read
+ * from them equal to the stats the raw rows give.
+ */
+@QuarkusTest
+class UsageRollupsTests {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+    static final Instant DAY = Instant.parse("2026-09-15T00:00:00Z");
+
+    /** The usage stats as they were computed before the rollups: straight from the raw rows. */
+    static final String RAW_STATS = "SELECT %s AS key, count(*) AS requests,"
+            + " count(*) FILTER (WHERE NOT success) AS failures, count(*) FILTER (WHERE probe) AS probes,"
+            + " coalesce(sum(input_tokens), 0)::bigint AS input_tokens,"
+            + " coalesce(sum(output_tokens), 0)::bigint AS output_tokens,"
+            + " coalesce(sum(cost_micros), 0)::bigint AS cost_micros FROM request_logs%s GROUP BY 1";
+
+    static final String ROLLUP_COLUMNS = "minute_epoch_ms, access_key_id, group_id, credential_id, requested_model,"
+            + " model_key, status_class, reason_code, success, probe, requests, failures, probes, input_tokens,"
+            + " output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cost_micros, latency_ms_sum,"
+            + " ttft_ms_sum, ttft_count, latency_b00, latency_b01, latency_b02, latency_b03, latency_b04, latency_b05,"
+            + " latency_b06, latency_b07, latency_b08, latency_b09, latency_b10, latency_b11";
+
+    @Inject
+    Pool pool;
+
+    @Test
+    void aReplayedUsageRecordChangesNoRollup() {
+        String key = unique("ak");
+        Instant at = Instant.parse("2026-09-20T10:15:30Z");
+        RequestCompleted first = record(key, at, 100L, 20L);
+        TestKafka.send(Topics.USAGE, "cred-r", json(first));
+        org.awaitility.Awaitility.await().atMost(PATIENCE).until(() -> rollupRequests(key) == 1);
+        String before = rollups("access_key_id = $1", key);
+
+        // the same record again, alone and in a gateway's batch with a new one of the same minute
+        TestKafka.send(Topics.USAGE, "cred-r", json(first));
+        RequestCompleted marker = record(key, at.plusSeconds(5), 1L, 1L);
+        TestKafka.send(Topics.USAGE, "cred-r", UsageBatch.encode(List.of(json(first), json(marker))));
+        org.awaitility.Awaitility.await().atMost(PATIENCE).until(() -> rollupRequests(key) == 2);
+        TestKafka.send(Topics.USAGE, "cred-r", json(first));
+        RequestCompleted later = record(key, at.plusSeconds(120), 1L, 1L);
+        TestKafka.send(Topics.USAGE, "cred-r", json(later));
+        org.awaitility.Awaitility.await().atMost(PATIENCE).until(() -> rollupRequests(key) == 3);
+
+        Map<String, Object> minute = rollupOf(key, at);
+        assertThat(minute.get("requests")).isEqualTo(2L);
+        assertThat(minute.get("input_tokens")).isEqualTo(101L);
+        assertThat(minute.get("output_tokens")).isEqualTo(21L);
+        assertThat(before).isNotEmpty();
+        assertThat(count("SELECT count(*) FROM request_logs WHERE access_key_id = $1", key))
+                .isEqualTo(3);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1L, 36L, 20261206L})
+    void rollupsEqualTheRawRowsTheySummarise(long seed) {
+        Random random = new Random(seed);
+        String team = unique("team");
+        List<Traffic.Raw> rows = Traffic.random(random, team, DAY.plusSeconds(3600L * (seed % 20)), 3, 600);
+        Traffic.store(pool, random, rows);
+
+        assertThat(count("SELECT count(*) FROM request_logs WHERE team_id = $1", team))
+                .isEqualTo(rows.size());
+        assertThat(storedRollups(team)).isEqualTo(expectedRollups(rows));
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {7L, 400L})
+    void statsFromRollupsEqualTheStatsOfTheRawRows(long seed) {
+        Random random = new Random(seed);
+        String team = unique("team");
+        List<Traffic.Raw> rows = Traffic.random(random, team, DAY, 4, 500);
+        Traffic.store(pool, random, rows);
+        Traffic.Raw any = rows.get(0);
+        List<String> filters = new ArrayList<>();
+        filters.add("");
+        filters.add("&success=false");
+        filters.add("&probe=false");
+        filters.add("&model=m-glm");
+        filters.add("&model=up-m-sol");
+        filters.add("&access_key_id=ak-a-" + team);
+        filters.add("&credential_id=c2-" + team);
+        filters.add("&group_id=g1&success=true");
+        filters.add("&reason_code=rate_limit_exceeded");
+        List<String> ranges = List.of(
+                "",
+                "&from=2026-09-15T00:00:00Z&to=2026-09-16T00:00:00Z",
+                "&from=2026-09-15T00:37:12.345Z&to=2026-09-15T02:11:05.500Z",
+                "&from=2026-09-15T01:00:00Z",
+                "&to=2026-09-15T03:00:00.001Z",
+                "&from=" + Instant.ofEpochMilli(any.epochMs()) + "&to=" + Instant.ofEpochMilli(any.epochMs() + 1));
+        for (String grouping : UsageRules.GROUPINGS.keySet()) {
+            for (String filter : filters) {
+                for (String range : ranges) {
+                    String query = "group_by=" + grouping + "&team_id=" + team + filter + range;
+                    assertThat(apiStats(query)).as(query).isEqualTo(rawStats(query));
+                }
+            }
+        }
+        // and the percentiles are read from the buckets the raw rows fall in
+        long[] buckets = new long[LatencyHistogram.BUCKETS];
+        for (Traffic.Raw row : rows) {
+            buckets[row.bucket()]++;
+        }
+        Map<String, Object> total = admin().get("/admin/v1/usage?team_id=" + team)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("total");
+        assertThat(number(total.get("latency_p50_ms"))).isEqualTo(LatencyHistogram.quantile(buckets, 0.5));
+        assertThat(number(total.get("latency_p95_ms"))).isEqualTo(LatencyHistogram.quantile(buckets, 0.95));
+        assertThat(number(total.get("latency_p99_ms"))).isEqualTo(LatencyHistogram.quantile(buckets, 0.99));
+    }
+
+    /** What the API answers: key → requests, failures, probes, tokens, cost. */
+    Map<String, List<Long>> apiStats(String query) {
+        List<Map<String, Object>> rows = admin().get("/admin/v1/usage?" + query)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("rows");
+        Map<String, List<Long>> out = new TreeMap<>();
+        for (Map<String, Object> row : rows) {
+            out.put(
+                    String.valueOf(row.get("key")),
+                    List.of(
+                            number(row.get("requests")),
+                            number(row.get("failures")),
+                            number(row.get("probes")),
+                            number(row.get("input_tokens")),
+                            number(row.get("output_tokens")),
+                            number(row.get("cost_micros"))));
+        }
+        return out;
+    }
+
+    /** The same query over the raw rows, as the stats were computed before the rollups. */
+    Map<String, List<Long>> rawStats(String query) {
+        Map<String, String> params = new HashMap<>();
+        for (String pair : query.split("&")) {
+            int eq = pair.indexOf('=');
+            params.put(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+        RequestFilter filter = UsageRules.filter(
+                params.get("access_key_id"),
+                params.get("credential_id"),
+                params.get("group_id"),
+                params.get("model"),
+                params.get("success"),
+                params.get("reason_code"),
+                params.get("probe"),
+                params.get("from"),
+                params.get("to"),
+                params.get("team_id"));
+        List<Object> args = new ArrayList<>();
+        String sql = String.format(
+                RAW_STATS, UsageRules.groupBy(params.get("group_by")).over("occurred_epoch_ms"), filter.where(args));
+        RowSet<Row> rows = await(() -> pool.preparedQuery(sql).execute(Tuple.from(args)));
+        Map<String, List<Long>> out = new TreeMap<>();
+        for (Row row : rows) {
+            out.put(
+                    String.valueOf(row.getString("key")),
+                    List.of(
+                            row.getLong("requests"),
+                            row.getLong("failures"),
+                            row.getLong("probes"),
+                            row.getLong("input_tokens"),
+                            row.getLong("output_tokens"),
+                            row.getLong("cost_micros")));
+        }
+        return out;
+    }
+
+    /** The team's rollups, one line per row, sorted. */
+    Map<String, String> storedRollups(String team) {
+        RowSet<Row> rows =
+                await(() -> pool.preparedQuery("SELECT " + ROLLUP_COLUMNS + " FROM usage_rollups WHERE team_id = $1")
+                        .execute(Tuple.of(team)));
+        Map<String, String> out = new TreeMap<>();
+        for (Row row : rows) {
+            List<Object> dims = new ArrayList<>();
+            List<Object> measures = new ArrayList<>();
+            for (int i = 0; i < row.size(); i++) {
+                (i < 10 ? dims : measures).add(row.getValue(i));
+            }
+            String previous = out.put(dims.toString(), measures.toString());
+            assertThat(previous).as("one rollup row per minute and dimensions").isNull();
+        }
+        return out;
+    }
+
+    /** The rollups computed here from the distinct requests, with route-core's buckets. */
+    static Map<String, String> expectedRollups(List<Traffic.Raw> rows) {
+        Map<String, long[]> sums = new TreeMap<>();
+        for (Traffic.Raw r : rows) {
+            String dims = List.of(
+                            r.minute(),
+                            String.valueOf(r.key()),
+                            String.valueOf(r.group()),
+                            String.valueOf(r.credential()),
+                            String.valueOf(r.requested()),
+                            String.valueOf(r.modelKey()),
+                            (short) (r.status() / 100),
+                            String.valueOf(r.reason()),
+                            r.success(),
+                            r.probe())
+                    .toString();
+            long[] m = sums.computeIfAbsent(dims, d -> new long[12 + LatencyHistogram.BUCKETS]);
+            m[0]++;
+            m[1] += r.success() ? 0 : 1;
+            m[2] += r.probe() ? 1 : 0;
+            m[3] += orZero(r.input());
+            m[4] += orZero(r.output());
+            m[5] += orZero(r.cacheRead());
+            m[6] += orZero(r.cacheWrite5m()) + orZero(r.cacheWrite1h());
+            m[7] += orZero(r.reasoning());
+            m[8] += orZero(r.cost());
+            m[9] += r.latency();
+            m[10] += orZero(r.ttft());
+            m[11] += r.ttft() == null ? 0 : 1;
+            m[12 + r.bucket()]++;
+        }
+        Map<String, String> out = new TreeMap<>();
+        sums.forEach((dims, m) -> {
+            List<Long> measures = new ArrayList<>();
+            for (long value : m) {
+                measures.add(value);
+            }
+            out.put(dims, measures.toString());
+        });
+        return out;
+    }
+
+    private static long orZero(Long value) {
+        return value == null ? 0 : value;
+    }
+
+    private static Long number(Object value) {
+        return value == null ? null : ((Number) value).longValue();
+    }
+
+    long count(String sql, String value) {
+        return await(() -> pool.preparedQuery(sql).execute(Tuple.of(value)))
+                .iterator()
+                .next()
+                .getLong(0);
+    }
+
+    long rollupRequests(String key) {
+        return count("SELECT coalesce(sum(requests), 0) FROM usage_rollups WHERE access_key_id = $1", key);
+    }
+
+    String rollups(String where, String value) {
+        RowSet<Row> rows =
+                await(() -> pool.preparedQuery("SELECT " + ROLLUP_COLUMNS + " FROM usage_rollups WHERE " + where)
+                        .execute(Tuple.of(value)));
+        List<String> out = new ArrayList<>();
+        rows.forEach(row -> out.add(row.toJson().encode()));
+        return String.join("\n", out);
+    }
+
+    Map<String, Object> rollupOf(String key, Instant at) {
+        long minute = Math.floorDiv(at.toEpochMilli(), 60_000L) * 60_000L;
+        RowSet<Row> rows =
+                await(() -> pool.preparedQuery("SELECT requests, input_tokens, output_tokens FROM usage_rollups"
+                                + " WHERE access_key_id = $1 AND minute_epoch_ms = $2")
+                        .execute(Tuple.of(key, minute)));
+        Row row = rows.iterator().next();
+        return Map.of(
+                "requests", row.getLong("requests"),
+                "input_tokens", row.getLong("input_tokens"),
+                "output_tokens", row.getLong("output_tokens"));
+    }
+
+    static RequestCompleted record(String key, Instant at, Long input, Long output) {
+        return RequestCompleted.settled(
+                UUID.randomUUID(),
+                at,
+                Protocol.OPENAI_CHAT,
+                key,
+                "group-r",
+                "cred-r",
+                "m-replay",
+                "m-replay",
+                1,
+                200,
+                null,
+                321,
+                40L,
+                input,
+                output,
+                false,
+                false,
+                true);
+    }
+}
