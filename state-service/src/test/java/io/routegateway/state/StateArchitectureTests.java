@@ -39,7 +39,8 @@ class StateArchitectureTests {
             "oauth",
             "metrics",
             "spend",
-            "webhook");
+            "webhook",
+            "hostpolicy");
 
     private static final String[] IO = {
         "io.quarkus..",
