@@ -27,8 +27,9 @@ class GatewayArchitectureTests {
 
     /**
      * The types allowed mutable fields: one request's state machine and its responders, the
-     * settlement's once-only flag, the turn's write batching, and the affinity table that is
-     * replaced when the runtime settings resize it.
+     * settlement's once-only flag, the turn's write batching, the affinity table that is
+     * replaced when the runtime settings resize it, and an attempt's secret matcher, built on the
+     * first answer it scans (the attempt's own, on its event loop).
      */
     static final Set<String> MUTABLE = Set.of(
             "RequestExchange",
@@ -37,7 +38,8 @@ class GatewayArchitectureTests {
             "TranslatedStream",
             "Settlement",
             "TurnWrites",
-            "ForwardingService");
+            "ForwardingService",
+            "CredentialMask");
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
