@@ -75,7 +75,7 @@ credential_body() {
   local id=$1 letter=$2 recovery=$3
   cat <<JSON
 {"id":"$id","name":"demo account $letter","platform":"openai","kind":"api","base_url":"$DEMO_UPSTREAM_URL",
- "secret":"demo-account-$letter","model_mappings":$MAPPINGS,"failure_policy":$POLICY,"recovery":$recovery}
+ "secret":"demo-account-$letter~local-demo","model_mappings":$MAPPINGS,"failure_policy":$POLICY,"recovery":$recovery}
 JSON
 }
 

@@ -621,7 +621,11 @@ public final class DemoUpstream {
         if (key == null) {
             key = request.getParam("key");
         }
-        return key;
+        // "<account>~<rest>": the account is what precedes the tilde, so a key can be more than the
+        // account's name, and an answer that names its account does not quote the whole key (a
+        // gateway masks its credential's secret wherever an answer quotes it)
+        int tilde = key == null ? -1 : key.indexOf('~');
+        return tilde > 0 ? key.substring(0, tilde) : key;
     }
 
     private static String shortName(String account) {

@@ -150,7 +150,7 @@ public final class Pool {
 
     /**
      * The admin API's credential body with only its required fields (an openai api credential whose
-     * secret is its id, i.e. its demo upstream account), for tests that send variations of it; {@link
+     * secret is {@link #secretOf} its id: its demo upstream account), for tests that send variations of it; {@link
      * #credential} builds on the same fields.
      */
     public static ObjectNode credentialBody(String id, String name, String baseUrl) {
@@ -163,7 +163,16 @@ public final class Pool {
                 .put("platform", platform)
                 .put("kind", "api")
                 .put("base_url", baseUrl)
-                .put("secret", id);
+                .put("secret", secretOf(id));
+    }
+
+    /**
+     * The secret of a credential made here: its demo upstream account (its id) before a tilde, so the
+     * demo's answers, which name their account, do not quote the whole secret (the gateway would
+     * mask it).
+     */
+    public static String secretOf(String id) {
+        return id + "~e2e-secret";
     }
 
     /**
