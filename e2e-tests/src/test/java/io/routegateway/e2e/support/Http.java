@@ -56,11 +56,15 @@ public final class Http {
             }
         }
 
-        /** The demo upstream account whose answer this is (its text names it), null if none. */
+        /**
+         * The demo upstream account whose answer this is (its text names it, up to 16 characters),
+         * null if none; a name cut inside a key's tail ({@code relay-1234~e}, see {@link
+         * Pool#secretOf}) is the account before the tilde.
+         */
         public String servedBy() {
             Matcher matcher = SERVED_BY.matcher(body);
             if (matcher.find()) {
-                return matcher.group(1);
+                return beforeTilde(matcher.group(1));
             }
             // a streamed answer arrives word by word: join the deltas first
             StringBuilder text = new StringBuilder();
@@ -69,7 +73,12 @@ public final class Http {
                 text.append(delta.group(1));
             }
             matcher = SERVED_BY.matcher(text);
-            return matcher.find() ? matcher.group(1) : null;
+            return matcher.find() ? beforeTilde(matcher.group(1)) : null;
+        }
+
+        private static String beforeTilde(String name) {
+            int tilde = name.indexOf('~');
+            return tilde > 0 ? name.substring(0, tilde) : name;
         }
 
         @Override
