@@ -610,6 +610,15 @@ public final class DemoUpstream {
     }
 
     static String account(HttpServerRequest request) {
+        String key = presentedKey(request);
+        // "<account>~<rest>": the account is what precedes the tilde, so a key can be more than the
+        // account's name, and an answer that names its account does not quote the whole key (a
+        // gateway masks its credential's secret wherever an answer quotes it)
+        int tilde = key == null ? -1 : key.indexOf('~');
+        return tilde > 0 ? key.substring(0, tilde) : key;
+    }
+
+    private static String presentedKey(HttpServerRequest request) {
         String authorization = request.getHeader("authorization");
         if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return authorization.substring(7).trim();
@@ -621,11 +630,7 @@ public final class DemoUpstream {
         if (key == null) {
             key = request.getParam("key");
         }
-        // "<account>~<rest>": the account is what precedes the tilde, so a key can be more than the
-        // account's name, and an answer that names its account does not quote the whole key (a
-        // gateway masks its credential's secret wherever an answer quotes it)
-        int tilde = key == null ? -1 : key.indexOf('~');
-        return tilde > 0 ? key.substring(0, tilde) : key;
+        return key;
     }
 
     private static String shortName(String account) {
