@@ -42,7 +42,9 @@ class DockerfileTests {
                         "COPY --chown=185 target/quarkus-app/quarkus/ /deployments/quarkus/")
                 .contains("USER 185", "ENV JAVA_APP_JAR=\"/deployments/quarkus-run.jar\"")
                 .anyMatch(line -> line.startsWith("ENV JAVA_OPTS_APPEND=")
-                        && line.contains("-Djava.util.logging.manager=org.jboss.logmanager.LogManager"))
+                        && line.contains("-Djava.util.logging.manager=org.jboss.logmanager.LogManager")
+                        // a replica out of heap exits and is restarted rather than limping on
+                        && line.contains("-XX:+ExitOnOutOfMemoryError"))
                 .endsWith("ENTRYPOINT [ \"/opt/jboss/container/java/run/run-java.sh\" ]");
     }
 

@@ -98,6 +98,7 @@ public final class ServiceProcess {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
+                "-XX:+ExitOnOutOfMemoryError",
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1"));
         systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));

@@ -1,28 +1,25 @@
 package io.routegateway.gateway.http;
 
-import java.io.IOException;
 import java.time.Clock;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.event.EventIds;
+import io.routegateway.core.forward.ClientBodyReader;
 import io.routegateway.core.forward.ClientRequest;
 import io.routegateway.core.forward.Operation;
 import io.routegateway.core.forward.Refusal;
 import io.routegateway.core.forward.UnsupportedOperation;
-import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.gateway.admission.AdmissionOutcome;
 import io.routegateway.gateway.admission.AdmissionStage;
 import io.routegateway.gateway.admission.Ticket;
+import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.forward.ForwardingService;
 import io.routegateway.gateway.forward.ProxyRequest;
 import io.routegateway.gateway.forward.Refusals;
@@ -35,8 +32,8 @@ import io.vertx.ext.web.RoutingContext;
  * The client-facing endpoints, as plain Vert.x routes (no JAX-RS layer on the hot path): each
  * protocol's native path behind the {@link FrontDoor}, the {@link ModelListings}, and {@code
  * operation_unsupported} for every other path under the protocols' prefixes. A forwarded request's
- * body is parsed once, with a string-length limit as large as the body limit, read by route-core's
- * {@link ClientRequest} into what routing needs or a refusal, and handed over to {@link
+ * body is parsed once within bounds ({@link ClientBodyReader}; on a worker thread when it is large),
+ * read by route-core's {@link ClientRequest} into what routing needs or a refusal, and handed over to {@link
  * ForwardingService} once the {@link AdmissionStage} admitted it (a key's and its team's limits).
  * Every refusal is in the envelope of the client's protocol ({@link Refusals}).
  */
@@ -55,7 +52,8 @@ public class GatewayRoutes {
     private final AdmissionStage admission;
     private final Refusals refusals;
     private final Clock clock;
-    private final ObjectReader tree;
+    private final ClientBodyReader bodyReader;
+    private final long parseOffLoopAbove;
 
     GatewayRoutes(
             FrontDoor frontDoor,
@@ -63,6 +61,7 @@ public class GatewayRoutes {
             ForwardingService forwarding,
             AdmissionStage admission,
             Refusals refusals,
+            GatewayConfig config,
             Clock clock) {
         this.frontDoor = frontDoor;
         this.listings = listings;
@@ -70,22 +69,13 @@ public class GatewayRoutes {
         this.admission = admission;
         this.refusals = refusals;
         this.clock = clock;
-        this.tree = bodyReader(frontDoor.maxBodyBytes());
+        this.bodyReader = bodyReader(frontDoor.maxBodyBytes(), config.request());
+        this.parseOffLoopAbove = config.request().parseOffLoopAbove().asLongValue();
     }
 
-    /**
-     * The body parser: Jackson's default limit of 20,000,000 characters per string would refuse a
-     * large inline attachment in a body under the body limit, so strings may be as long as the body
-     * (a string never has more characters than the body has bytes). The other limits (nesting depth,
-     * number and name length) stay Jackson's.
-     */
-    static ObjectReader bodyReader(long maxBodyBytes) {
-        ObjectMapper mapper = Json.MAPPER.copy();
-        mapper.getFactory()
-                .setStreamReadConstraints(StreamReadConstraints.builder()
-                        .maxStringLength((int) Math.min(Integer.MAX_VALUE, Math.max(maxBodyBytes, 1)))
-                        .build());
-        return mapper.reader();
+    static ClientBodyReader bodyReader(long maxBodyBytes, GatewayConfig.Request request) {
+        return new ClientBodyReader(new ClientBodyReader.Bounds(
+                maxBodyBytes, request.maxJsonDepth(), request.maxJsonTokens(), request.maxJsonNumberLength()));
     }
 
     void register(@Observes Router router) {
@@ -138,9 +128,37 @@ public class GatewayRoutes {
         long arrived = System.nanoTime();
         AccessKeySnapshot key = frontDoor.bodyArrived(ctx);
         Buffer bytes = ctx.body().buffer();
-        JsonNode body = parse(bytes);
         long bodyBytes = bytes == null ? 0 : bytes.length();
+        byte[] raw = bytes == null ? null : bytes.getBytes();
         releaseRawBody(ctx);
+        if (bodyBytes <= parseOffLoopAbove) {
+            parsed(ctx, protocol, operation, key, bodyReader.read(raw), bodyBytes, arrived);
+            return;
+        }
+        // a large body is parsed on a worker: the event loop serves its other requests meanwhile,
+        // and the rest of the request goes on back on this event loop
+        ctx.vertx().executeBlocking(() -> bodyReader.read(raw), false).onComplete(read -> {
+            if (read.failed()) {
+                ctx.fail(read.cause());
+                return;
+            }
+            parsed(ctx, protocol, operation, key, read.result(), bodyBytes, arrived);
+        });
+    }
+
+    private void parsed(
+            RoutingContext ctx,
+            Protocol protocol,
+            Operation operation,
+            AccessKeySnapshot key,
+            ClientBodyReader.Result read,
+            long bodyBytes,
+            long arrived) {
+        if (read instanceof ClientBodyReader.Result.Refused refused) {
+            refusals.answer(ctx.response(), key, protocol, refused.refusal());
+            return;
+        }
+        JsonNode body = ((ClientBodyReader.Result.Parsed) read).body();
         boolean gemini = protocol == Protocol.GEMINI;
         ClientRequest parsed = ClientRequest.parse(
                 protocol,
@@ -236,16 +254,5 @@ public class GatewayRoutes {
     @SuppressWarnings("deprecation")
     private static void releaseRawBody(RoutingContext ctx) {
         ctx.setBody(null);
-    }
-
-    private JsonNode parse(Buffer bytes) {
-        if (bytes == null || bytes.length() == 0) {
-            return null;
-        }
-        try {
-            return tree.readTree(bytes.getBytes());
-        } catch (IOException e) {
-            return null;
-        }
     }
 }

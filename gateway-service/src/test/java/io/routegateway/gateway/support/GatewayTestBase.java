@@ -1,11 +1,16 @@
 package io.routegateway.gateway.support;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -221,6 +226,35 @@ public abstract class GatewayTestBase {
             return Json.MAPPER.readValue(value, type);
         } catch (IOException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** An answer read off a raw socket: status, head, the envelope's error, whether the connection closed. */
+    protected record RawAnswer(int status, String head, JsonNode error, boolean closed) {}
+
+    /** Sends {@code head} and {@code body} and reads the answer; the upload is left unfinished. */
+    protected RawAnswer raw(String head, byte[] body) throws IOException {
+        try (Socket socket = new Socket(gateway.getHost(), gateway.getPort())) {
+            // a guard against a hung test, not an expectation about time
+            socket.setSoTimeout(60_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream read = new ByteArrayOutputStream();
+            byte[] chunk = new byte[8192];
+            int n;
+            // the gateway closes the connection after the answer: read to the end of the stream
+            while ((n = in.read(chunk)) >= 0) {
+                read.write(chunk, 0, n);
+            }
+            String text = read.toString(StandardCharsets.UTF_8);
+            int split = text.indexOf("\r\n\r\n");
+            String answerHead = text.substring(0, split);
+            String answerBody = text.substring(split + 4);
+            int status = Integer.parseInt(answerHead.substring(9, 12));
+            return new RawAnswer(status, answerHead, parse(answerBody).get("error"), true);
         }
     }
 }

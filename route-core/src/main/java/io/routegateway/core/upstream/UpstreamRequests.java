@@ -151,8 +151,11 @@ public final class UpstreamRequests {
         byte[] body = generation.body();
         JsonNode inner = clientBody == null ? null : clientBody.get("generateContentRequest");
         if (inner instanceof ObjectNode request && request.has("model")) {
-            ObjectNode copy = ((ObjectNode) clientBody).deepCopy();
-            ((ObjectNode) copy.get("generateContentRequest")).put("model", "models/" + generation.upstreamModel());
+            // copies of the two objects changed; the contents (the prompt) are shared, not copied
+            ObjectNode copy = shallowCopy((ObjectNode) clientBody);
+            copy.set(
+                    "generateContentRequest",
+                    shallowCopy(request).put("model", "models/" + generation.upstreamModel()));
             body = copy.toString().getBytes(StandardCharsets.UTF_8);
         }
         return new UpstreamRequest(
@@ -355,17 +358,31 @@ public final class UpstreamRequests {
                 && body.path("stream").asBoolean(false)
                 && !ChatStreamUsage.clientAsked(body);
         if (protocol != Protocol.GEMINI && body.isObject() && (model != null || askUsage)) {
-            ObjectNode copy = ((ObjectNode) body).deepCopy();
+            // the top level only: every attempt replaces the model, and a deep copy of a large prompt
+            // per attempt cost as much memory again as the parsed body (the client's body is shared
+            // by the attempts and never changed)
+            ObjectNode copy = shallowCopy((ObjectNode) body);
             if (model != null) {
                 copy.put("model", model);
             }
             if (askUsage) {
                 JsonNode options = copy.get("stream_options");
-                (options instanceof ObjectNode existing ? existing : copy.putObject("stream_options"))
-                        .put("include_usage", true);
+                copy.set(
+                        "stream_options",
+                        (options instanceof ObjectNode existing
+                                        ? shallowCopy(existing)
+                                        : Json.MAPPER.createObjectNode())
+                                .put("include_usage", true));
             }
             body = copy;
         }
         return Json.write(body).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A new object with the same members (the member values are shared, not copied). */
+    static ObjectNode shallowCopy(ObjectNode original) {
+        ObjectNode copy = Json.MAPPER.createObjectNode();
+        copy.setAll(original);
+        return copy;
     }
 }

@@ -94,6 +94,41 @@ class UpstreamRequestsTests {
     }
 
     @Test
+    void eachAttemptRewritesTheModelWithoutChangingOrCopyingTheClientsPrompt() throws Exception {
+        JsonNode client = body("{\"model\":\"alias\",\"stream\":true,"
+                + "\"stream_options\":{\"chunk\":7},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        String before = client.toString();
+        for (String upstream : List.of("first-up", "second-up")) {
+            UpstreamRequest request = UpstreamRequests.forward(
+                    Platform.OPENAI,
+                    CredentialKind.API,
+                    "https://relay.example/v1",
+                    "sk",
+                    Protocol.OPENAI_CHAT,
+                    client,
+                    List.of(),
+                    upstream,
+                    true);
+            JsonNode sent = Json.MAPPER.readTree(request.body());
+            assertThat(sent.path("model").asText()).isEqualTo(upstream);
+            assertThat(sent.path("stream_options").path("include_usage").asBoolean())
+                    .isTrue();
+            assertThat(sent.path("stream_options").path("chunk").asInt())
+                    .as("the client's options kept")
+                    .isEqualTo(7);
+            assertThat(sent.path("messages")).isEqualTo(client.path("messages"));
+        }
+        assertThat(client.toString())
+                .as("the client's body is shared by attempts, never changed")
+                .isEqualTo(before);
+        com.fasterxml.jackson.databind.node.ObjectNode original =
+                (com.fasterxml.jackson.databind.node.ObjectNode) client;
+        assertThat(UpstreamRequests.shallowCopy(original).get("messages"))
+                .as("the prompt is shared, not copied")
+                .isSameAs(original.get("messages"));
+    }
+
+    @Test
     void officialClaudeAccountsUseBearerOauth() throws Exception {
         UpstreamRequest request = UpstreamRequests.forward(
                 Platform.CLAUDE,
