@@ -172,6 +172,10 @@ service_env() {
       ;;
     gateway-service)
       echo "ROUTE_STATE_SIGNING_PUBLIC_KEYS=$LOCAL_SIGNING_KEY_ID=$LOCAL_SIGNING_PUBLIC_KEY"
+      # secure defaults, as the chart ships them: a key without limits of its own gets these
+      echo "GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_RPM=600"
+      echo "GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_TPM=2000000"
+      echo "GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_PARALLEL_REQUESTS=32"
       ;;
     recovery-service)
       echo "ROUTE_INTERNAL_TOKEN=$LOCAL_INTERNAL_TOKEN"
@@ -204,7 +208,7 @@ start_service() {
   port_open "$(management_port "$port")" && die "port $(management_port "$port") for $name's management interface is taken by another process"
   local -a env_vars
   mapfile -t env_vars < <(service_env "$name")
-  setsid env "${env_vars[@]}" java -Xmx384m -jar "$jar" </dev/null >"$(service_log "$name")" 2>&1 &
+  setsid env "${env_vars[@]}" java -Xmx384m -XX:+ExitOnOutOfMemoryError -jar "$jar" </dev/null >"$(service_log "$name")" 2>&1 &
   pid=$!
   echo "$pid" >"$(service_pid_file "$name")"
   log "$name starting (PID $pid, log $(service_log "$name"))"

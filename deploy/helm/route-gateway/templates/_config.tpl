@@ -67,6 +67,21 @@ GATEWAY_PUBLISH_USAGE_BATCH_WINDOW: {{ . | quote }}
 GATEWAY_VIEW_PEER_OUTCOMES: {{ ternary "true" "false" $v.gateway.peerOutcomes | quote }}
 GATEWAY_ADMISSION_WHEN_UNSHARED: {{ $v.gateway.admission.whenUnshared | quote }}
 GATEWAY_ADMISSION_LEASE_TTL: {{ $v.gateway.admission.leaseTtl | quote }}
+{{- with $v.gateway.admission.defaultKeyLimits }}
+{{- if .rpm }}
+GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_RPM: {{ int64 .rpm | toString | quote }}
+{{- end }}
+{{- if .tpm }}
+GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_TPM: {{ int64 .tpm | toString | quote }}
+{{- end }}
+{{- if .parallelRequests }}
+GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_PARALLEL_REQUESTS: {{ int64 .parallelRequests | toString | quote }}
+{{- end }}
+{{- end }}
+GATEWAY_LOAD_MAX_CONCURRENT_REQUESTS: {{ int64 $v.gateway.load.maxConcurrentRequests | toString | quote }}
+{{- if gt (int64 $v.gateway.load.maxInFlightBodyBytes) 0 }}
+GATEWAY_LOAD_MAX_IN_FLIGHT_BODY_BYTES: {{ int64 $v.gateway.load.maxInFlightBodyBytes | toString | quote }}
+{{- end }}
 {{- if gt (int64 $v.gateway.maxRequestBytes) 0 }}
 GATEWAY_REQUEST_MAX_BODY_SIZE: {{ int64 $v.gateway.maxRequestBytes | toString | quote }}
 {{- end }}

@@ -74,6 +74,9 @@ public class AdmissionStage {
     private final boolean refuseWhenUnshared;
     private final long maxLagMillis;
     private final long fairShareRecheckMillis;
+    /** The rate limits of a key that sets none of its own (gateway.admission.default-key-limits.*). */
+    private final Limits defaultKeyLimits;
+
     private final TeamPools teamPools = new TeamPools();
     /** The prices read from the settings last seen (replaced whole, so a racing read is harmless). */
     private volatile PricesOf pricesOf = new PricesOf(null, ModelPrices.NONE);
@@ -99,6 +102,13 @@ public class AdmissionStage {
         this.refuseWhenUnshared = config.admission().whenUnshared() == GatewayConfig.WhenUnshared.REFUSE;
         this.maxLagMillis = config.admission().maxLag().toMillis();
         this.fairShareRecheckMillis = config.admission().fairShareRecheck().toMillis();
+        GatewayConfig.DefaultKeyLimits defaults = config.admission().defaultKeyLimits();
+        this.defaultKeyLimits = new Limits(
+                defaults.rpm().orElse(null),
+                defaults.tpm().orElse(null),
+                defaults.parallelRequests().orElse(null),
+                null,
+                null);
     }
 
     /**
@@ -119,7 +129,7 @@ public class AdmissionStage {
     public AdmissionOutcome admit(
             AccessKeySnapshot key, Operation operation, JsonNode body, long bodyBytes, long waitedMillis) {
         String teamId = key.teamId();
-        Limits keyLimits = key.limits();
+        Limits keyLimits = key.limits().withDefaults(defaultKeyLimits);
         if (teamId == null && keyLimits.isNone()) {
             return new AdmissionOutcome.Admitted(Ticket.NONE);
         }

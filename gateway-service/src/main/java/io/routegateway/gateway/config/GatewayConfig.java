@@ -37,6 +37,27 @@ public interface GatewayConfig {
     /** Team and key limits, shared between the replicas on {@code route.admissions}. */
     Admission admission();
 
+    /** What this replica takes on at once, whoever sends it (load shedding). */
+    Load load();
+
+    interface Load {
+
+        /**
+         * Forwarded requests in progress on this replica (a stream counts until it ends); one more
+         * is shed with 503 {@code gateway_overloaded} ({@code GATEWAY_LOAD_MAX_CONCURRENT_REQUESTS}).
+         */
+        @WithDefault("2000")
+        @Min(1)
+        int maxConcurrentRequests();
+
+        /**
+         * Bytes of request bodies (by their declared length) held by the requests in progress; a
+         * request whose body would pass it is shed. Default: a quarter of the heap ({@code
+         * GATEWAY_LOAD_MAX_IN_FLIGHT_BODY_BYTES}).
+         */
+        java.util.Optional<MemorySize> maxInFlightBodyBytes();
+    }
+
     /** What admission does while this replica cannot share its counts with its peers. */
     enum WhenUnshared {
         /** Admit on what this replica knows: its own leases and its peers' read so far. */
@@ -113,6 +134,25 @@ public interface GatewayConfig {
          */
         @WithDefault("0s")
         Duration publishWindow();
+
+        /**
+         * The rate limits of every key that does not set its own, field by field ({@code
+         * Limits.withDefaults}): unset (the default here) = none; the chart and the local run ship
+         * them on. Every replica must carry the same values.
+         */
+        DefaultKeyLimits defaultKeyLimits();
+    }
+
+    interface DefaultKeyLimits {
+
+        /** Requests per minute ({@code GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_RPM}). */
+        java.util.Optional<@Min(1) Integer> rpm();
+
+        /** Tokens per minute ({@code GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_TPM}). */
+        java.util.Optional<@Min(1) Long> tpm();
+
+        /** Requests in progress at once ({@code GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_PARALLEL_REQUESTS}). */
+        java.util.Optional<@Min(1) Integer> parallelRequests();
     }
 
     interface Upstream {
@@ -154,6 +194,28 @@ public interface GatewayConfig {
          */
         @WithDefault("60s")
         Duration bodyReadTimeout();
+
+        /** Deepest nesting of objects and arrays in a body ({@code json_limits_exceeded} past it). */
+        @WithDefault("128")
+        int maxJsonDepth();
+
+        /**
+         * Most JSON tokens in a body (each brace, bracket, name and value counts one): what bounds the
+         * parsed tree's memory, about 75 bytes of heap per token at worst (docs/gateway-service.md).
+         */
+        @WithDefault("500000")
+        long maxJsonTokens();
+
+        /** Longest number in a body, in characters. */
+        @WithDefault("1000")
+        int maxJsonNumberLength();
+
+        /**
+         * A body larger than this is parsed on a worker thread instead of the event loop, so a large
+         * body does not hold up the other requests of its event loop while it is read.
+         */
+        @WithDefault("256K")
+        MemorySize parseOffLoopAbove();
     }
 
     interface Retry {

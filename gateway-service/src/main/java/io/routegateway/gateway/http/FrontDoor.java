@@ -6,10 +6,12 @@ import io.routegateway.core.access.KeyPresentation;
 import io.routegateway.core.bridge.ErrorReply;
 import io.routegateway.core.event.AccessKeySnapshot;
 import io.routegateway.core.forward.Refusal;
+import io.routegateway.core.load.LoadShedding;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.select.ReasonCode;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.forward.Refusals;
+import io.routegateway.gateway.load.LoadGuard;
 import io.routegateway.gateway.view.PoolViewHolder;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
@@ -22,9 +24,10 @@ import io.vertx.ext.web.handler.SecurityPolicyHandler;
 /**
  * The front door of every forwarded route, in order: the AccessKey is authenticated on the request
  * headers before a byte of the body is read (an unknown key gets 401 and, on HTTP/1.x, the
- * connection is closed so an unread upload cannot keep it busy); the body is then read up to {@code
- * gateway.request.max-body-size} (413) within {@code gateway.request.body-read-timeout} (408 {@code
- * request_body_timeout}, connection closed).
+ * connection is closed so an unread upload cannot keep it busy); a replica at its load caps sheds
+ * the request ({@link LoadGuard}: 503 {@code gateway_overloaded} with {@code Retry-After}, before
+ * its body is read); the body is then read up to {@code gateway.request.max-body-size} (413) within
+ * {@code gateway.request.body-read-timeout} (408 {@code request_body_timeout}, connection closed).
  */
 @Singleton
 public class FrontDoor {
@@ -37,15 +40,19 @@ public class FrontDoor {
     private static final String PROTOCOL = "route.protocol";
     /** The body-read deadline timer of a request. */
     private static final String BODY_TIMER = "route.body-timer";
+    /** The body bytes a request holds in the {@link LoadGuard} (a one-element array, set once read). */
+    private static final String BODY_HELD = "route.body-held";
 
     private final PoolViewHolder views;
     private final Refusals refusals;
+    private final LoadGuard load;
     private final long maxBodyBytes;
     private final long bodyReadTimeoutMillis;
 
-    FrontDoor(PoolViewHolder views, Refusals refusals, GatewayConfig config) {
+    FrontDoor(PoolViewHolder views, Refusals refusals, LoadGuard load, GatewayConfig config) {
         this.views = views;
         this.refusals = refusals;
+        this.load = load;
         this.maxBodyBytes = config.request().maxBodySize().asLongValue();
         this.bodyReadTimeoutMillis =
                 Math.max(1, config.request().bodyReadTimeout().toMillis());
@@ -75,6 +82,12 @@ public class FrontDoor {
         if (timer != null) {
             ctx.vertx().cancelTimer(timer);
         }
+        long[] held = ctx.get(BODY_HELD);
+        if (held != null && held[0] == 0 && ctx.body().buffer() != null) {
+            // sent without a declared length: counted now that it is read
+            held[0] = ctx.body().buffer().length();
+            load.holds(held[0]);
+        }
         return ctx.get(KEY);
     }
 
@@ -86,11 +99,34 @@ public class FrontDoor {
             return;
         }
         ctx.put(KEY, key);
+        long declared = declaredLength(ctx.request());
+        LoadShedding.Shed shed = load.enter(declared);
+        if (shed != null) {
+            ctx.response().putHeader("retry-after", Integer.toString(LoadShedding.RETRY_AFTER_SECONDS));
+            refuseAndClose(ctx, key, protocol, LoadShedding.refusal(shed));
+            return;
+        }
+        long[] held = {declared};
+        ctx.put(BODY_HELD, held);
+        ctx.addEndHandler(ended -> load.leave(held[0]));
         Vertx vertx = ctx.vertx();
         long timer = vertx.setTimer(bodyReadTimeoutMillis, id -> bodyTimedOut(ctx, key, protocol));
         ctx.put(BODY_TIMER, timer);
         ctx.addEndHandler(ended -> vertx.cancelTimer(timer));
         ctx.next();
+    }
+
+    /** The request's {@code Content-Length}, 0 when absent or not a length. */
+    static long declaredLength(HttpServerRequest request) {
+        String header = request.getHeader("content-length");
+        if (header == null) {
+            return 0;
+        }
+        try {
+            return Math.max(0, Long.parseLong(header.trim()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** The body did not arrive in time: 408, and the connection is closed (its upload is abandoned). */

@@ -103,6 +103,24 @@ public record Limits(
                 budgetDuration);
     }
 
+    /**
+     * A key's limits with the deployment's defaults filling each rate field it does not set ({@code
+     * gateway.admission.default-key-limits.*}): a key nobody gave limits still cannot take the whole
+     * pool. A field the key sets is its own, looser or tighter; budgets are never defaulted (a
+     * budget is a decision about money, not a guard).
+     */
+    public Limits withDefaults(Limits defaults) {
+        if (defaults == null || defaults.isNone()) {
+            return this;
+        }
+        return new Limits(
+                rpmLimit != null ? rpmLimit : defaults.rpmLimit,
+                tpmLimit != null ? tpmLimit : defaults.tpmLimit,
+                maxParallelRequests != null ? maxParallelRequests : defaults.maxParallelRequests,
+                maxBudget,
+                budgetDuration);
+    }
+
     private static <T extends Comparable<T>> T min(T left, T right) {
         if (left == null) {
             return right;

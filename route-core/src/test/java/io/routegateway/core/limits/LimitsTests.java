@@ -175,4 +175,16 @@ class LimitsTests {
                     .isEqualTo("validation.limits");
         }
     }
+
+    @Test
+    void theDefaultsFillEachRateFieldAKeyLeavesUnsetAndNeverItsBudget() {
+        Limits defaults = new Limits(600, 1_000_000L, 20, BigDecimal.TEN, null);
+        assertThat(Limits.NONE.withDefaults(defaults)).isEqualTo(new Limits(600, 1_000_000L, 20, null, null));
+        Limits own = new Limits(5_000, null, 2, BigDecimal.ONE, BudgetDuration.fromWire("30d"));
+        assertThat(own.withDefaults(defaults))
+                .as("a field the key sets is its own, looser or tighter")
+                .isEqualTo(new Limits(5_000, 1_000_000L, 2, BigDecimal.ONE, BudgetDuration.fromWire("30d")));
+        assertThat(own.withDefaults(Limits.NONE)).isSameAs(own);
+        assertThat(own.withDefaults(null)).isSameAs(own);
+    }
 }
