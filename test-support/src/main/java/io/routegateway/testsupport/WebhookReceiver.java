@@ -1,4 +1,4 @@
-package io.routegateway.state.support;
+package io.routegateway.testsupport;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,14 +15,21 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A webhook receiver on 127.0.0.1: records every request (path, the route headers, body) and
- * answers 200, or 500 for as many requests to a path as {@link #failFirst} asked.
+ * A webhook receiver on 127.0.0.1: records every request (path, the route headers, body, the status
+ * it answered) and answers 200, or 500 for as many requests to a path as {@link #failFirst} asked.
+ * state-service's delivery tests and the end-to-end tests (two state-service replicas) share it.
  */
 public final class WebhookReceiver implements AutoCloseable {
 
     /** One request received. */
     public record Received(
-            String path, String deliveryId, String timestamp, String signature, String event, byte[] body) {
+            String path,
+            String deliveryId,
+            String timestamp,
+            String signature,
+            String event,
+            byte[] body,
+            int answered) {
 
         public String text() {
             return new String(body, StandardCharsets.UTF_8);
@@ -60,15 +67,16 @@ public final class WebhookReceiver implements AutoCloseable {
             body = in.readAllBytes();
         }
         String path = exchange.getRequestURI().getPath();
+        AtomicInteger left = failures.get(path);
+        int status = left != null && left.getAndDecrement() > 0 ? 500 : 200;
         received.add(new Received(
                 path,
                 exchange.getRequestHeaders().getFirst("X-Route-Delivery-Id"),
                 exchange.getRequestHeaders().getFirst("X-Route-Timestamp"),
                 exchange.getRequestHeaders().getFirst("X-Route-Signature"),
                 exchange.getRequestHeaders().getFirst("X-Route-Event"),
-                body));
-        AtomicInteger left = failures.get(path);
-        int status = left != null && left.getAndDecrement() > 0 ? 500 : 200;
+                body,
+                status));
         exchange.sendResponseHeaders(status, -1);
         exchange.close();
     }

@@ -24,6 +24,13 @@ public final class GatewayClient {
                 "POST", baseUrl + "/v1/chat/completions", auth(accessKey), body(model, false), Duration.ofSeconds(60));
     }
 
+    /** A buffered chat completion with extra request headers (a {@code traceparent}, say). */
+    public Http.Response chat(String accessKey, String model, Map<String, String> headers) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(headers);
+        all.putAll(auth(accessKey));
+        return Http.send("POST", baseUrl + "/v1/chat/completions", all, body(model, false), Duration.ofSeconds(60));
+    }
+
     /** A streamed chat completion; the whole event stream as the body. */
     public Http.Response chatStream(String accessKey, String model) {
         return Http.send(

@@ -80,10 +80,13 @@ public final class RouteSystem implements AutoCloseable {
     private final Vertx vertx;
     private final DemoUpstream demo;
     private final int demoPort;
+    private final TraceCollector traces;
     private final ServiceProcess state;
     private final ServiceProcess gateway;
     private final ServiceProcess recovery;
     private final List<ServiceProcess> extraGateways = new ArrayList<>();
+    private final List<ServiceProcess> extraStates = new ArrayList<>();
+    private final Map<String, String> stateEnvironment;
     private final AdminClient admin;
     private boolean closed;
 
@@ -111,9 +114,11 @@ public final class RouteSystem implements AutoCloseable {
                     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
             demo = new DemoUpstream(vertx);
             demoPort = demo.start(0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            traces = TraceCollector.start(vertx);
 
             int recoveryPort = freePort();
-            state = service("state-service", freePort(), stateEnvironment(recoveryPort));
+            stateEnvironment = stateEnvironment(recoveryPort);
+            state = service("state-service", freePort(), stateEnvironment);
             gateway = service("gateway-service", freePort(), gatewayEnvironment());
             recovery = service("recovery-service", recoveryPort, recoveryEnvironment());
             admin = new AdminClient(state.baseUrl(), ADMIN_TOKEN);
@@ -182,6 +187,10 @@ public final class RouteSystem implements AutoCloseable {
             extra.stop();
         }
         extraGateways.clear();
+        for (ServiceProcess extra : extraStates) {
+            extra.stop();
+        }
+        extraStates.clear();
     }
 
     public AdminClient admin() {
@@ -220,6 +229,11 @@ public final class RouteSystem implements AutoCloseable {
         return demo;
     }
 
+    /** The OTLP receiver gateway-service and state-service export their spans to. */
+    public TraceCollector traces() {
+        return traces;
+    }
+
     /** Base URL that credentials use to reach the demo upstream. */
     public String demoBaseUrl() {
         return "http://127.0.0.1:" + demoPort;
@@ -232,7 +246,6 @@ public final class RouteSystem implements AutoCloseable {
         service.awaitReady(READY_TIMEOUT);
     }
 
-    /** Starts one more gateway replica; it is stopped by the next {@link #ensureRunning()} or at the end. */
     /**
      * {@code count} gateway replicas: the system's gateway and running extra ones, started only as
      * far as fewer are running, so the multi-replica tests of one run share them.
@@ -259,6 +272,19 @@ public final class RouteSystem implements AutoCloseable {
         return extra;
     }
 
+    /**
+     * One more state-service replica on the same database and broker (its consumers join the same
+     * groups, its schedulers compete for the same rows); stopped by the next {@link #ensureRunning()}
+     * or at the end.
+     */
+    public synchronized ServiceProcess startExtraState() {
+        ServiceProcess extra = service("state-service", freePort(), stateEnvironment);
+        extraStates.add(extra);
+        extra.start();
+        extra.awaitReady(READY_TIMEOUT);
+        return extra;
+    }
+
     /** Every process stopped by its PID, the database dropped, the broker's data deleted. */
     @Override
     public synchronized void close() {
@@ -269,10 +295,14 @@ public final class RouteSystem implements AutoCloseable {
         for (ServiceProcess extra : extraGateways) {
             closeQuietly(extra::stop);
         }
+        for (ServiceProcess extra : extraStates) {
+            closeQuietly(extra::stop);
+        }
         closeQuietly(recovery::stop);
         closeQuietly(gateway::stop);
         closeQuietly(state::stop);
         closeQuietly(() -> demo.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+        closeQuietly(traces::close);
         closeQuietly(
                 () -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
         closeQuietly(broker);
@@ -288,6 +318,21 @@ public final class RouteSystem implements AutoCloseable {
         return env;
     }
 
+    /**
+     * Traces on, as an operator turns them on, exported over OTLP/HTTP to {@link #traces()}; the
+     * sampling ratio is 0, so only a request that arrives with a sampled {@code traceparent} (and
+     * what it causes) is traced and the rest of the run is untouched by it.
+     */
+    private Map<String, String> tracing() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("QUARKUS_OTEL_SDK_DISABLED", "false");
+        env.put("QUARKUS_OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", traces.endpoint());
+        env.put("QUARKUS_OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/protobuf");
+        env.put("QUARKUS_OTEL_TRACES_SAMPLER_ARG", "0");
+        env.put("QUARKUS_OTEL_BSP_SCHEDULE_DELAY", "200ms");
+        return env;
+    }
+
     private Map<String, String> stateEnvironment(int recoveryPort) {
         Map<String, String> env = common();
         env.putAll(databaseSettings);
@@ -297,6 +342,12 @@ public final class RouteSystem implements AutoCloseable {
         env.put("ROUTE_STATE_SIGNING_KEY_ID", SIGNING_KEY_ID);
         env.put("STATE_RECOVERY_URL", "http://127.0.0.1:" + recoveryPort);
         env.putAll(oauthEnvironment());
+        env.putAll(tracing());
+        // WebhookIT's receiver listens on loopback; deliveries are polled and retried quickly
+        env.put("STATE_WEBHOOK_ALLOWED_TARGETS", "127.0.0.1");
+        env.put("STATE_WEBHOOK_POLL_INTERVAL", "300ms");
+        env.put("STATE_WEBHOOK_BACKOFF", "500ms");
+        env.put("STATE_WEBHOOK_MAX_BACKOFF", "2s");
         return env;
     }
 
@@ -328,6 +379,7 @@ public final class RouteSystem implements AutoCloseable {
         env.put("GATEWAY_REQUEST_BODY_READ_TIMEOUT", "20s");
         // a gateway may start before state-service has created the state topics
         env.put("GATEWAY_VIEW_PARTITION_REFRESH", "2s");
+        env.putAll(tracing());
         return env;
     }
 

@@ -21,10 +21,18 @@ public final class WebhookBody {
     public static String render(Notification notification, String format) {
         if (SLACK.equals(format)) {
             Map<String, Object> slack = new LinkedHashMap<>();
-            slack.put("text", slackText(notification));
+            slack.put("text", slackEscaped(slackText(notification)));
             return Json.write(slack);
         }
         return Json.write(notification);
+    }
+
+    /**
+     * Slack reads {@code <...>} in a message as a link or a mention ({@code <!channel>}); an id or
+     * model key an admin typed must arrive as text, so the three characters Slack asks to escape are.
+     */
+    static String slackEscaped(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
     static String slackText(Notification n) {
@@ -36,7 +44,7 @@ public final class WebhookBody {
             text.append(" model ").append(n.modelKey());
         }
         if (n.from() != null || n.to() != null) {
-            text.append(" (").append(n.from()).append(" -> ").append(n.to()).append(')');
+            text.append(" (").append(n.from()).append(" → ").append(n.to()).append(')');
         }
         if (n.cause() != null) {
             text.append(", cause ").append(n.cause());

@@ -93,6 +93,28 @@ class WebhookRulesTests {
         assertThat(slack.get("text").asText()).contains("credential.revoked").contains("cred-1");
     }
 
+    @Test
+    void aSlackMessageCarriesAModelKeysMarkupAsTextNeverAsAMentionOrLink() throws Exception {
+        Notification n = Notification.credential(
+                UUID.randomUUID(),
+                WebhookEventType.CREDENTIAL_ERROR,
+                Instant.parse("2026-12-01T00:00:00Z"),
+                "cred-1",
+                "<!channel> <https://evil.example|click> & co",
+                "ok",
+                "error",
+                "upstream_status",
+                null);
+        String text = Json.MAPPER
+                .readTree(WebhookBody.render(n, WebhookBody.SLACK))
+                .get("text")
+                .asText();
+        assertThat(text)
+                .contains("&lt;!channel&gt; &lt;https://evil.example|click&gt; &amp; co")
+                .doesNotContain("<")
+                .doesNotContain(">");
+    }
+
     private static List<String> iterable(JsonNode json) {
         List<String> names = new java.util.ArrayList<>();
         json.fieldNames().forEachRemaining(names::add);

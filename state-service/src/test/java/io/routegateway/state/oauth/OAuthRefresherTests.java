@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -30,8 +31,10 @@ import io.routegateway.state.support.MockTokenEndpoint;
 import io.routegateway.state.support.OAuthTestProfile;
 import io.routegateway.state.support.OutcomeFixtures;
 import io.routegateway.state.support.TestKafka;
+import io.routegateway.testsupport.WebhookReceiver;
 import org.junit.jupiter.api.Test;
 
+import static io.routegateway.state.support.AdminApiFixtures.admin;
 import static io.routegateway.state.support.OutcomeFixtures.credential;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -321,6 +324,85 @@ class OAuthRefresherTests {
         await().atMost(PATIENCE)
                 .untilAsserted(
                         () -> assertThat(latestSnapshot(id).oauth().state()).isEqualTo(AuthState.AUTHORIZED));
+    }
+
+    @Test
+    void aFailingRefreshNotifiesOnceAtTheStartOfItsStreakWithItsLabelOnly() throws Exception {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            String path = "/" + unique("refresh-failing");
+            String endpoint = webhook(receiver.url(path), "oauth.refresh_failing");
+            try {
+                MockTokenEndpoint.Account account = MockTokenEndpoint.grant(unique("streak"));
+                account.failStatus = 503;
+                String id = official(Platform.CODEX, account, Instant.now().plusSeconds(60));
+
+                round("test-owner");
+                await().atMost(PATIENCE).until(() -> oauthRow(id).refreshFailures == 1);
+                makeDueNow(id);
+                round("test-owner");
+                await().atMost(PATIENCE).until(() -> oauthRow(id).refreshFailures == 2);
+                await().atMost(PATIENCE)
+                        .until(() -> !deliveredFor(receiver, path, id).isEmpty());
+                // a few delivery polls later, the second failure of the streak has still not notified
+                Thread.sleep(1_500);
+
+                List<WebhookReceiver.Received> got = deliveredFor(receiver, path, id);
+                assertThat(got).hasSize(1);
+                JsonNode body = Json.MAPPER.readTree(got.get(0).body());
+                assertThat(body.get("type").asText()).isEqualTo("oauth.refresh_failing");
+                assertThat(body.get("cause").asText()).startsWith("refresh");
+                assertThat(got.get(0).text())
+                        .as("the label, never the token endpoint's message or a token")
+                        .doesNotContain("temporarily_unavailable")
+                        .doesNotContain(account.refreshToken)
+                        .doesNotContain(account.accessToken);
+            } finally {
+                admin().delete("/admin/v1/webhooks/" + endpoint).then().statusCode(204);
+            }
+        }
+    }
+
+    @Test
+    void anAuthorizationThatExpiresWithoutARefreshNotifies() throws Exception {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            String path = "/" + unique("expired");
+            String endpoint = webhook(receiver.url(path), "oauth.expired");
+            try {
+                MockTokenEndpoint.Account account = MockTokenEndpoint.grant(unique("lapsed"));
+                account.failStatus = 502;
+                String id = official(Platform.CLAUDE, account, Instant.now().minusSeconds(5));
+
+                round("test-owner");
+
+                await().atMost(PATIENCE)
+                        .until(() -> !deliveredFor(receiver, path, id).isEmpty());
+                WebhookReceiver.Received one = deliveredFor(receiver, path, id).get(0);
+                assertThat(one.event()).isEqualTo("oauth.expired");
+                JsonNode body = Json.MAPPER.readTree(one.body());
+                assertThat(body.get("from").asText()).isEqualTo("authorized");
+                assertThat(body.get("to").asText()).isEqualTo("expired");
+                assertThat(one.text()).doesNotContain(account.accessToken).doesNotContain(account.refreshToken);
+            } finally {
+                admin().delete("/admin/v1/webhooks/" + endpoint).then().statusCode(204);
+            }
+        }
+    }
+
+    private static String webhook(String url, String type) {
+        return admin().body(java.util.Map.of(
+                        "url", url, "event_types", List.of(type), "secret", "whsec-oauth-0123456789abcdef"))
+                .post("/admin/v1/webhooks")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+    }
+
+    /** The deliveries the receiver took (answered 200) about one credential. */
+    private static List<WebhookReceiver.Received> deliveredFor(WebhookReceiver receiver, String path, String id) {
+        return receiver.received(path).stream()
+                .filter(one -> one.answered() == 200 && one.text().contains("\"credential_id\":\"" + id + "\""))
+                .toList();
     }
 
     private static CredentialEvent.TransientFailureRecorded unauthorized(String id, Instant at, int status) {

@@ -27,7 +27,7 @@ import io.routegateway.state.outcome.ApplyResult;
 import io.routegateway.state.outcome.CredentialEventService;
 import io.routegateway.state.support.CapturedLog;
 import io.routegateway.state.support.OutcomeFixtures;
-import io.routegateway.state.support.WebhookReceiver;
+import io.routegateway.testsupport.WebhookReceiver;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -258,6 +258,74 @@ class WebhookDeliveryTests {
                         () -> events.apply(OutcomeFixtures.failure(credential, Instant.now(), "gpt-5.6-sol")));
                 assertThat(applied.kind()).isEqualTo(ApplyResult.Kind.CHANGED);
                 assertThat(deliveries(endpoint)).isEmpty();
+            } finally {
+                admin().delete("/admin/v1/webhooks/" + endpoint).then().statusCode(204);
+            }
+        }
+    }
+
+    @Test
+    void aSlackEndpointGetsASignedSlackMessage() throws Exception {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            String path = "/" + unique("slack");
+            String endpoint = admin().body(Map.of(
+                            "url",
+                            receiver.url(path),
+                            "event_types",
+                            List.of("credential.revoked"),
+                            "secret",
+                            SECRET,
+                            "format",
+                            "slack"))
+                    .post("/admin/v1/webhooks")
+                    .then()
+                    .statusCode(201)
+                    .extract()
+                    .path("id");
+            try {
+                String credential = revoke(OutcomeFixtures.createCredential(
+                        secretBox, OutcomeFixtures.PRIMARY_CONFIG, "sk-" + UUID.randomUUID()));
+                await().atMost(PATIENCE).until(() -> !receiver.received(path).isEmpty());
+                WebhookReceiver.Received one = receiver.received(path).get(0);
+                assertThat(WebhookSignature.verify(
+                                SECRET, Long.parseLong(one.timestamp()), one.body(), one.signature()))
+                        .isTrue();
+                assertThat(one.event()).isEqualTo("credential.revoked");
+                JsonNode body = Json.MAPPER.readTree(one.body());
+                assertThat(body.size())
+                        .as("Slack's incoming-webhook shape: text only")
+                        .isEqualTo(1);
+                assertThat(body.get("text").asText())
+                        .startsWith("[route gateway] credential.revoked: credential " + credential)
+                        .contains("(ok → revoked)")
+                        .doesNotContain("invalid api key");
+            } finally {
+                admin().delete("/admin/v1/webhooks/" + endpoint).then().statusCode(204);
+            }
+        }
+    }
+
+    @Test
+    void aDeadLetteredUsageRecordNotifiesWithItsReasonAndPositionButNotItsContent() throws Exception {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            String path = "/" + unique("dlq");
+            String endpoint = createEndpoint(receiver.url(path), List.of("usage.dead_lettered"));
+            String marker = "team-prompt-" + UUID.randomUUID();
+            try {
+                io.routegateway.state.support.TestKafka.send(
+                        io.routegateway.core.event.Topics.USAGE, "cred-dlq", "{broken usage " + marker);
+                await().atMost(PATIENCE)
+                        .until(() -> receiver.received(path).stream().anyMatch(one -> one.answered() == 200));
+                for (WebhookReceiver.Received one : receiver.received(path)) {
+                    assertThat(WebhookSignature.verify(
+                                    SECRET, Long.parseLong(one.timestamp()), one.body(), one.signature()))
+                            .isTrue();
+                    assertThat(one.event()).isEqualTo("usage.dead_lettered");
+                    JsonNode body = Json.MAPPER.readTree(one.body());
+                    assertThat(body.get("type").asText()).isEqualTo("usage.dead_lettered");
+                    assertThat(body.get("cause").asText()).isEqualTo("unparsable");
+                    assertThat(one.text()).doesNotContain(marker).doesNotContain("broken usage");
+                }
             } finally {
                 admin().delete("/admin/v1/webhooks/" + endpoint).then().statusCode(204);
             }
