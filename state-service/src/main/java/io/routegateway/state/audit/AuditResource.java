@@ -64,7 +64,7 @@ public class AuditResource {
         add(where, parameters, "id < :cursor", "cursor", filter.cursor());
         String query = where.isEmpty() ? "order by id desc" : String.join(" and ", where) + " order by id desc";
         return Panache.withSession(
-                        () -> audit.find(query, parameters).range(0, size).list())
+                        () -> audit.find(query, parameters).range(0, size - 1).list())
                 .map(rows -> {
                     List<AuditView> items =
                             rows.stream().map(AuditResource::view).toList();

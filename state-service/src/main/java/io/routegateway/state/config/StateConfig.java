@@ -31,6 +31,20 @@ public interface StateConfig {
     /** The per-minute usage rollups ({@code state.usage-rollups.*}). */
     UsageRollups usageRollups();
 
+    /** The audit log of admin writes ({@code state.audit.*}). */
+    Audit audit();
+
+    interface Audit {
+
+        /** How long audit entries are kept ({@code STATE_AUDIT_RETENTION}). */
+        @WithDefault("400d")
+        Duration retention();
+
+        /** How often old entries are pruned (a Quarkus scheduler period, {@code off} disables it). */
+        @WithDefault("1h")
+        String pruneEvery();
+    }
+
     interface RequestLogs {
 
         /**

@@ -18,15 +18,22 @@ public class CurrentPrincipal {
     private String requestId;
     private AdminEndpoint endpoint;
     private String path;
+    private String resourceId;
 
     void authenticated(Principal principal, String requestId) {
         this.principal = principal;
         this.requestId = requestId;
     }
 
-    void matched(AdminEndpoint endpoint, String path) {
+    void matched(AdminEndpoint endpoint, String path, String resourceId) {
         this.endpoint = endpoint;
         this.path = path;
+        this.resourceId = resourceId;
+    }
+
+    /** The path's {@code {id}}; null when the path has none. */
+    public String resourceId() {
+        return resourceId;
     }
 
     /** The caller; {@link Principal#SERVICE} when no admin caller was authenticated. */

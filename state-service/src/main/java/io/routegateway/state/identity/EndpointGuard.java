@@ -54,13 +54,13 @@ public class EndpointGuard {
                 : EndpointKeys.of(resource.getResourceClass(), resource.getResourceMethod())
                         .map(AdminEndpoints::byKey)
                         .orElse(null);
-        current.matched(endpoint, request.getUriInfo().getPath());
+        List<String> ids = request.getUriInfo().getPathParameters().get("id");
+        String id = ids == null || ids.isEmpty() ? "" : ids.get(0);
+        current.matched(endpoint, request.getUriInfo().getPath(), id.isEmpty() ? null : id);
         if (!AdminAccess.needsResourceTeam(principal, endpoint)) {
             return Uni.createFrom()
                     .item(answer(AdminAccess.decide(principal, endpoint, null), principal, endpoint, ""));
         }
-        List<String> ids = request.getUriInfo().getPathParameters().get("id");
-        String id = ids == null || ids.isEmpty() ? "" : ids.get(0);
         Uni<String> owner = switch (endpoint.scope()) {
             case TEAM -> Uni.createFrom().item(id);
             case ACCESS_KEY ->

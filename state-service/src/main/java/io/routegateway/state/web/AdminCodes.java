@@ -11,8 +11,6 @@ public final class AdminCodes {
     public static final String UNAUTHORIZED = "unauthorized";
     /** 403: the caller's role does not reach the endpoint ({@code AdminEndpoints}), or would exceed its rights. */
     public static final String FORBIDDEN = "forbidden";
-    /** 405: the audit log is append-only: no write reaches it through the API. */
-    public static final String AUDIT_READ_ONLY = "audit.read_only";
     /** 400: an API token's role is not one of the roles, or a team role without a team (or another with one). */
     public static final String ROLE = "validation.role";
     /** 400: an API token's expiry is in the past. */
