@@ -15,8 +15,9 @@ import { UsagePage } from './pages/Usage';
 import { HealthPage } from './pages/Health';
 import { SettingsPage } from './pages/Settings';
 import { WebhooksPage } from './pages/Webhooks';
+import { AuditPage } from './pages/Audit';
 
-const PAGES = ['credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings'] as const;
+const PAGES = ['credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings', 'audit'] as const;
 type PageName = (typeof PAGES)[number];
 
 function pageFromHash(): PageName {
@@ -147,6 +148,7 @@ export function App() {
               {page === 'usage' && <UsagePage />}
               {page === 'health' && <HealthPage />}
               {page === 'webhooks' && <WebhooksPage />}
+              {page === 'audit' && <AuditPage />}
               {page === 'settings' && <SettingsPage />}
             </Layout.Content>
           </Layout>

@@ -23,8 +23,19 @@ class StateArchitectureTests {
     static final String ROOT = "io.routegateway.state";
 
     /** Folders that own one admin feature each. */
-    static final List<String> FEATURES =
-            List.of("credential", "group", "accesskey", "team", "settings", "usage", "routecheck", "poolhealth");
+    static final List<String> FEATURES = List.of(
+            "credential",
+            "group",
+            "accesskey",
+            "team",
+            "settings",
+            "usage",
+            "routecheck",
+            "poolhealth",
+            // API tokens for automation (issue 39)
+            "apitoken",
+            // the audit log's listing (issue 39)
+            "audit");
 
     /** Folders every feature may use. */
     static final List<String> SHARED = List.of(
@@ -40,7 +51,10 @@ class StateArchitectureTests {
             "metrics",
             "spend",
             "webhook",
-            "hostpolicy");
+            "hostpolicy",
+            // who calls the admin API and what the caller may do: authentication, the endpoint
+            // guard, the audit trail every admin write appends to (issue 39)
+            "identity");
 
     private static final String[] IO = {
         "io.quarkus..",

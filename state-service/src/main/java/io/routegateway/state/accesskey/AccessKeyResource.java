@@ -13,8 +13,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.core.identity.Principal;
+import io.routegateway.state.identity.CurrentPrincipal;
 import io.routegateway.state.spend.SpendView;
 import io.routegateway.state.web.AdminApi;
+import io.routegateway.state.web.AdminCodes;
+import io.routegateway.state.web.AdminException;
 import io.routegateway.state.web.JsonBody;
 import io.smallrye.mutiny.Uni;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -31,23 +35,50 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class AccessKeyResource {
 
     private final AccessKeyAdminService service;
+    private final CurrentPrincipal current;
 
-    AccessKeyResource(AccessKeyAdminService service) {
+    AccessKeyResource(AccessKeyAdminService service, CurrentPrincipal current) {
         this.service = service;
+        this.current = current;
+    }
+
+    /**
+     * A team role lists, creates and moves keys of its own team only: a listing is cut to the team, a
+     * create must name the team, and a PATCH may not move a key to another team (403 {@code
+     * forbidden}). Which key ids a team role reaches at all is {@code EndpointGuard}'s.
+     */
+    private void requireOwnTeam(JsonBody<AccessKeyInput> body, boolean creating) {
+        Principal principal = current.principal();
+        if (!principal.role().teamScoped()) {
+            return;
+        }
+        boolean sent = body.raw().has("team_id");
+        if ((creating || sent) && !principal.teamId().equals(body.value().teamId())) {
+            throw new AdminException(
+                    403, AdminCodes.FORBIDDEN, "a team role manages the AccessKeys of its own team only (team_id)");
+        }
     }
 
     @GET
     @Operation(summary = "List AccessKeys (never the key or its hash)")
     public Uni<List<AccessKeyView>> list() {
-        return service.list();
+        Principal principal = current.principal();
+        if (!principal.role().teamScoped()) {
+            return service.list();
+        }
+        return service.list()
+                .map(all -> all.stream()
+                        .filter(key -> principal.teamId().equals(key.teamId()))
+                        .toList());
     }
 
     @POST
     @Operation(summary = "Create an AccessKey; the answer carries the plaintext key, once")
     public Uni<RestResponse<CreatedAccessKey>> create(
             @RequestBody(content = @Content(schema = @Schema(implementation = AccessKeyInput.class))) JsonNode body) {
-        return service.create(JsonBody.read(body, AccessKeyInput.class))
-                .map(created -> RestResponse.status(RestResponse.Status.CREATED, created));
+        JsonBody<AccessKeyInput> input = JsonBody.read(body, AccessKeyInput.class);
+        requireOwnTeam(input, true);
+        return service.create(input).map(created -> RestResponse.status(RestResponse.Status.CREATED, created));
     }
 
     @GET
@@ -63,7 +94,9 @@ public class AccessKeyResource {
     public Uni<AccessKeyView> update(
             @PathParam("id") String id,
             @RequestBody(content = @Content(schema = @Schema(implementation = AccessKeyInput.class))) JsonNode body) {
-        return service.update(id, JsonBody.read(body, AccessKeyInput.class));
+        JsonBody<AccessKeyInput> input = JsonBody.read(body, AccessKeyInput.class);
+        requireOwnTeam(input, false);
+        return service.update(id, input);
     }
 
     @DELETE

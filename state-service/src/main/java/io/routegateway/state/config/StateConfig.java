@@ -31,6 +31,20 @@ public interface StateConfig {
     /** The per-minute usage rollups ({@code state.usage-rollups.*}). */
     UsageRollups usageRollups();
 
+    /** The audit log of admin writes ({@code state.audit.*}). */
+    Audit audit();
+
+    interface Audit {
+
+        /** How long audit entries are kept ({@code STATE_AUDIT_RETENTION}). */
+        @WithDefault("400d")
+        Duration retention();
+
+        /** How often old entries are pruned (a Quarkus scheduler period, {@code off} disables it). */
+        @WithDefault("1h")
+        String pruneEvery();
+    }
+
     interface RequestLogs {
 
         /**
@@ -64,10 +78,18 @@ public interface StateConfig {
     interface Admin {
 
         /**
-         * Bearer token that every admin API call must present ({@code STATE_ADMIN_TOKEN}). Required:
+         * The bootstrap (break-glass) admin token ({@code STATE_ADMIN_TOKEN}). Required:
          * only the {@code dev} and {@code test} profiles have a local default.
          */
         @Size(min = 16, message = "must be at least 16 characters")
         String token();
+
+        /**
+         * Whether the bootstrap token is accepted at all ({@code STATE_ADMIN_BREAK_GLASS}): it is the
+         * break-glass admin, for the first API token and for emergencies. Once automation and people
+         * have their own tokens, turn it off; the token setting then authenticates nothing.
+         */
+        @WithDefault("true")
+        boolean breakGlass();
     }
 }

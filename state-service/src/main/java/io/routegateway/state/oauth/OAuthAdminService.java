@@ -101,7 +101,7 @@ public class OAuthAdminService {
      */
     public Uni<AuthorizeStartView> authorize(String id, JsonNode body) {
         JsonBody.refuseUnknownFields(body, OAuthInputs.Authorize.class);
-        return Panache.withTransaction(() -> credentials.findById(id).flatMap(row -> {
+        return writes.inTransaction(() -> credentials.findById(id).flatMap(row -> {
             if (row == null) {
                 throw AdminException.notFound("credential", id);
             }

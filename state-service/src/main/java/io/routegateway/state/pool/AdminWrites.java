@@ -8,11 +8,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.routegateway.state.identity.AuditTrail;
 import io.routegateway.state.publish.OutboxRelay;
 import io.smallrye.mutiny.Uni;
 
 /**
- * One admin write = one transaction: the rows and their outbox snapshots commit together or not at
+ * One admin write = one transaction: the rows, their outbox snapshots and the audit entry commit together or not at
  * all (a validation failure anywhere rolls everything back). After the commit the outbox relay is
  * asked for a round, so the change reaches the compacted topics at once rather than at the next poll.
  */
@@ -20,13 +21,19 @@ import io.smallrye.mutiny.Uni;
 public class AdminWrites {
 
     private final OutboxRelay relay;
+    private final AuditTrail audit;
 
-    AdminWrites(OutboxRelay relay) {
+    AdminWrites(OutboxRelay relay, AuditTrail audit) {
         this.relay = relay;
+        this.audit = audit;
     }
 
+    /**
+     * Runs {@code work} in one transaction; an admin write's audit entry ({@link AuditTrail}) is
+     * appended in the same transaction.
+     */
     public <T> Uni<T> inTransaction(Supplier<Uni<T>> work) {
-        return Panache.withTransaction(work).invoke(relay::trigger);
+        return Panache.withTransaction(() -> audit.around(work)).invoke(relay::trigger);
     }
 
     /**

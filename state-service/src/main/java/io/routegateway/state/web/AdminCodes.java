@@ -9,6 +9,15 @@ public final class AdminCodes {
 
     /** 401: no admin bearer token, or the wrong one. */
     public static final String UNAUTHORIZED = "unauthorized";
+    /** 403: the caller's role does not reach the endpoint ({@code AdminEndpoints}), or would exceed its rights. */
+    public static final String FORBIDDEN = "forbidden";
+    /** 400: an API token's role is not one of the roles, or a team role without a team (or another with one). */
+    public static final String ROLE = "validation.role";
+    /** 400: an API token's expiry is in the past. */
+    public static final String EXPIRES_AT = "validation.expires_at";
+    /** 400: a PATCH of an API token names its role or team: they never change (revoke and create instead). */
+    public static final String IMMUTABLE_FIELD = "validation.immutable_field";
+
     /** 404: no resource with that id (or the path does not exist). */
     public static final String NOT_FOUND = "not_found";
     /** 409: the id is taken. */

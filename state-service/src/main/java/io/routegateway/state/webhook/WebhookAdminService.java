@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.routegateway.core.crypto.SecretBox;
 import io.routegateway.core.webhook.TargetPolicy;
+import io.routegateway.state.identity.AuditTrail;
 import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.AdminException;
 import io.routegateway.state.web.Inputs;
@@ -24,6 +25,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -39,12 +41,14 @@ public class WebhookAdminService {
     private static final String COLUMNS = "id, url, event_types, format, enabled, created_at, updated_at";
 
     private final Pool pool;
+    private final AuditTrail audit;
     private final SecretBox secretBox;
     private final Clock clock;
     private final TargetPolicy policy;
 
-    WebhookAdminService(Pool pool, SecretBox secretBox, Clock clock, WebhookConfig config) {
+    WebhookAdminService(Pool pool, SecretBox secretBox, Clock clock, WebhookConfig config, AuditTrail audit) {
         this.pool = pool;
+        this.audit = audit;
         this.secretBox = secretBox;
         this.clock = clock;
         this.policy = WebhookDeliverer.policyOf(config);
@@ -66,7 +70,8 @@ public class WebhookAdminService {
         WebhookRules.NewEndpoint checked = WebhookRules.create(body, policy);
         OffsetDateTime now = now();
         String sealed = secretBox.seal(WebhookSecrets.binding(checked.id()), checked.secret());
-        return pool.preparedQuery("INSERT INTO webhook_endpoints"
+        return pool.withTransaction(connection -> connection
+                .preparedQuery("INSERT INTO webhook_endpoints"
                         + " (id, url, event_types, secret_sealed, format, enabled, created_at, updated_at)"
                         + " VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (id) DO NOTHING RETURNING " + COLUMNS)
                 .execute(Tuple.tuple()
@@ -82,40 +87,57 @@ public class WebhookAdminService {
                         throw AdminException.conflict("webhook " + checked.id() + " already exists");
                     }
                     return view(rows.iterator().next());
-                });
+                })
+                .call(created -> audit.appendWith(connection, created.id(), null, created)));
+    }
+
+    /** The endpoint's view read on {@code connection}; null when it does not exist. */
+    private static Uni<WebhookView> current(SqlConnection connection, String id) {
+        return connection
+                .preparedQuery("SELECT " + COLUMNS + " FROM webhook_endpoints WHERE id = $1")
+                .execute(Tuple.of(id))
+                .map(rows -> rows.size() == 0 ? null : view(rows.iterator().next()));
     }
 
     public Uni<WebhookView> update(String id, JsonBody<WebhookInput> body) {
         WebhookRules.Changes changes = WebhookRules.update(id, body, policy);
         String sealed = changes.secret() == null ? null : secretBox.seal(WebhookSecrets.binding(id), changes.secret());
-        return pool.preparedQuery("UPDATE webhook_endpoints SET"
-                        + " url = COALESCE($2, url), event_types = COALESCE($3, event_types),"
-                        + " secret_sealed = COALESCE($4, secret_sealed), format = COALESCE($5, format),"
-                        + " enabled = COALESCE($6, enabled), updated_at = $7 WHERE id = $1 RETURNING " + COLUMNS)
-                .execute(Tuple.tuple()
-                        .addValue(id)
-                        .addValue(changes.url())
-                        .addValue(
-                                changes.eventTypes() == null
-                                        ? null
-                                        : changes.eventTypes().toArray(String[]::new))
-                        .addValue(sealed)
-                        .addValue(changes.format())
-                        .addValue(changes.enabled())
-                        .addValue(now()))
-                .map(rows -> one(rows, id));
+        return pool.withTransaction(connection -> current(connection, id)
+                .flatMap(before -> connection
+                        .preparedQuery("UPDATE webhook_endpoints SET"
+                                + " url = COALESCE($2, url), event_types = COALESCE($3, event_types),"
+                                + " secret_sealed = COALESCE($4, secret_sealed), format = COALESCE($5, format),"
+                                + " enabled = COALESCE($6, enabled), updated_at = $7 WHERE id = $1 RETURNING "
+                                + COLUMNS)
+                        .execute(Tuple.tuple()
+                                .addValue(id)
+                                .addValue(changes.url())
+                                .addValue(
+                                        changes.eventTypes() == null
+                                                ? null
+                                                : changes.eventTypes().toArray(String[]::new))
+                                .addValue(sealed)
+                                .addValue(changes.format())
+                                .addValue(changes.enabled())
+                                .addValue(now()))
+                        .map(rows -> one(rows, id))
+                        .call(after -> audit.appendWith(connection, id, before, after))));
     }
 
     /** Deletes the endpoint and its delivery log (pending deliveries are dropped). */
     public Uni<Void> delete(String id) {
-        return pool.preparedQuery("DELETE FROM webhook_endpoints WHERE id = $1")
-                .execute(Tuple.of(id))
-                .map(rows -> {
-                    if (rows.rowCount() == 0) {
-                        throw notFound(id);
-                    }
-                    return null;
-                });
+        return pool.withTransaction(connection -> current(connection, id)
+                .flatMap(before -> connection
+                        .preparedQuery("DELETE FROM webhook_endpoints WHERE id = $1")
+                        .execute(Tuple.of(id))
+                        .map(rows -> {
+                            if (rows.rowCount() == 0) {
+                                throw notFound(id);
+                            }
+                            return before;
+                        })
+                        .call(deleted -> audit.appendWith(connection, id, deleted, null))
+                        .replaceWithVoid()));
     }
 
     /** The endpoint's deliveries, newest first; {@code cursor} is the previous page's {@code next_cursor}. */

@@ -1,0 +1,47 @@
+package io.routegateway.core.identity;
+
+import io.routegateway.core.identity.AdminEndpoint.TeamScope;
+
+/**
+ * The admin API's access decision: a principal, the endpoint its request matched (null: no rule),
+ * and, for an endpoint scoped to a team resource, the team that owns the resource.
+ */
+public final class AdminAccess {
+
+    /** What the request gets. */
+    public enum Decision {
+        ALLOW,
+        /** 403: the role does not reach the endpoint (or the endpoint has no rule). */
+        FORBIDDEN,
+        /**
+         * 404: a team role asked for a resource outside its team, answered exactly as a resource that
+         * does not exist, so nothing (not even whether the id exists) leaks.
+         */
+        NOT_FOUND
+    }
+
+    private AdminAccess() {}
+
+    /** Whether the decision needs the owning team of the path's resource (a lookup) first. */
+    public static boolean needsResourceTeam(Principal principal, AdminEndpoint endpoint) {
+        return endpoint != null
+                && principal.role().teamScoped()
+                && endpoint.roles().contains(principal.role())
+                && (endpoint.scope() == TeamScope.ACCESS_KEY || endpoint.scope() == TeamScope.TEAM);
+    }
+
+    /**
+     * @param endpoint the matched endpoint's rule; null when the table has none (refused: fail closed)
+     * @param resourceTeam the team owning the path's resource (null: none, or no such resource); read
+     *     only when {@link #needsResourceTeam} says so
+     */
+    public static Decision decide(Principal principal, AdminEndpoint endpoint, String resourceTeam) {
+        if (endpoint == null || !endpoint.roles().contains(principal.role())) {
+            return Decision.FORBIDDEN;
+        }
+        if (needsResourceTeam(principal, endpoint)) {
+            return principal.teamId().equals(resourceTeam) ? Decision.ALLOW : Decision.NOT_FOUND;
+        }
+        return Decision.ALLOW;
+    }
+}

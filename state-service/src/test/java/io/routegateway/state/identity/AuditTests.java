@@ -1,0 +1,204 @@
+package io.routegateway.state.identity;
+
+import java.util.List;
+import java.util.Map;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.routegateway.core.identity.Role;
+import io.routegateway.state.support.AdminApiFixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static io.routegateway.state.identity.ApiTokenFixtures.as;
+import static io.routegateway.state.support.AdminApiFixtures.admin;
+import static io.routegateway.state.support.AdminApiFixtures.error;
+import static io.routegateway.state.support.AdminApiFixtures.unique;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every admin write leaves exactly one audit entry, in its own transaction; the log is read-only. */
+@QuarkusTest
+class AuditTests {
+
+    private static List<Map<String, Object>> entries(String query) {
+        return admin().get("/admin/v1/audit?" + query)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
+    }
+
+    @Test
+    void aWriteRecordsWhoWhatAndTheChange() {
+        String name = unique("ops-bot");
+        String operator = ApiTokenFixtures.create(AdminApiFixtures.TOKEN, name, Role.OPERATOR, null);
+        String group = unique("grp");
+        as(operator)
+                .header("X-Request-Id", "req-" + group)
+                .body(Map.of("id", group, "name", "first"))
+                .post("/admin/v1/groups")
+                .then()
+                .statusCode(201);
+        as(operator)
+                .body(Map.of("name", "second"))
+                .patch("/admin/v1/groups/" + group)
+                .then()
+                .statusCode(200);
+        as(operator).delete("/admin/v1/groups/" + group).then().statusCode(204);
+
+        List<Map<String, Object>> log = entries("resource_type=groups&resource_id=" + group);
+        assertThat(log).hasSize(3);
+        // newest first
+        assertThat(log).extracting(row -> row.get("method")).containsExactly("DELETE", "PATCH", "POST");
+        assertThat(log).allSatisfy(row -> {
+            assertThat(row.get("subject")).isEqualTo(name);
+            assertThat(row.get("via")).isEqualTo("api_token");
+            assertThat(row.get("resource_type")).isEqualTo("groups");
+        });
+        Map<String, Object> created = log.get(2);
+        assertThat(created.get("request_id")).isEqualTo("req-" + group);
+        assertThat(created.get("before")).isNull();
+        assertThat(((Map<?, ?>) created.get("after")).get("name")).isEqualTo("first");
+        Map<String, Object> patched = log.get(1);
+        // only the changed fields: the unchanged id is not repeated
+        assertThat(((Map<?, ?>) patched.get("before")).get("name")).isEqualTo("first");
+        assertThat(((Map<?, ?>) patched.get("before")).containsKey("id")).isFalse();
+        assertThat(((Map<?, ?>) patched.get("after")).get("name")).isEqualTo("second");
+        Map<String, Object> deleted = log.get(0);
+        assertThat(((Map<?, ?>) deleted.get("before")).get("name")).isEqualTo("second");
+        assertThat(deleted.get("after")).isNull();
+    }
+
+    @Test
+    void aRefusedWriteRecordsNothing() {
+        String group = unique("grp");
+        admin().body(Map.of("id", group, "name", "x", "credential_ids", List.of("no-such-credential")))
+                .post("/admin/v1/groups")
+                .then()
+                .statusCode(400);
+        assertThat(entries("resource_type=groups&resource_id=" + group)).isEmpty();
+    }
+
+    @Test
+    void theBreakGlassTokenIsRecordedAsSuch() {
+        String group = AdminApiFixtures.createGroup(Map.of("id", unique("grp"), "name", "bg"));
+        Map<String, Object> entry = entries("resource_id=" + group).get(0);
+        assertThat(entry.get("subject")).isEqualTo("break-glass");
+        assertThat(entry.get("via")).isEqualTo("break_glass");
+    }
+
+    @Test
+    void secretsNeverReachTheLog() {
+        String secret = "sk-audit-" + unique("s");
+        String credential = AdminApiFixtures.createCredential(unique("cred"), secret, Map.of());
+        admin().body(Map.of("secret", secret + "-2"))
+                .patch("/admin/v1/credentials/" + credential)
+                .then()
+                .statusCode(200);
+        String created = admin().body(Map.of("name", "k", "role", "viewer"))
+                .post("/admin/v1/api-tokens")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("token");
+        String listing = admin().get("/admin/v1/audit?limit=500")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        assertThat(listing).contains(credential).doesNotContain(secret).doesNotContain(created);
+    }
+
+    @Test
+    void filtersAndCursorPaging() {
+        String name = unique("pager");
+        String operator = ApiTokenFixtures.create(AdminApiFixtures.TOKEN, name, Role.OPERATOR, null);
+        for (int i = 0; i < 3; i++) {
+            as(operator)
+                    .body(Map.of("id", unique("grp"), "name", "g" + i))
+                    .post("/admin/v1/groups")
+                    .then()
+                    .statusCode(201);
+        }
+        JsonPath first = admin().get("/admin/v1/audit?limit=2&subject=" + name)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(first.getList("items")).hasSize(2);
+        String cursor = first.getString("next_cursor");
+        JsonPath second = admin().get("/admin/v1/audit?limit=2&subject=" + name + "&cursor=" + cursor)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(second.getList("items")).hasSize(1);
+        assertThat(second.getList("items.id", Long.class).get(0))
+                .isLessThan(first.getList("items.id", Long.class).get(1));
+        assertThat(admin().get("/admin/v1/audit?subject=" + name + "&from=2999-01-01T00:00:00Z")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("items"))
+                .isEmpty();
+        error(admin().get("/admin/v1/audit?from=yesterday").then(), 400, "validation.query");
+        error(admin().get("/admin/v1/audit?cursor=abc").then(), 400, "validation.query");
+    }
+
+    @jakarta.inject.Inject
+    AuditRetention retention;
+
+    @Test
+    void webhookWritesAreRecordedInTheirTransactionWithoutTheSecret() {
+        String id = unique("webhook");
+        String secret = "whsec-audit-" + unique("s");
+        Map<String, Object> body = new java.util.HashMap<>();
+        body.put("id", id);
+        body.put("url", "https://hooks.example.com/route");
+        body.put("event_types", List.of("credential.revoked"));
+        body.put("secret", secret);
+        admin().body(body).post("/admin/v1/webhooks").then().statusCode(201);
+        admin().body(Map.of("enabled", false))
+                .patch("/admin/v1/webhooks/" + id)
+                .then()
+                .statusCode(200);
+        admin().delete("/admin/v1/webhooks/" + id).then().statusCode(204);
+        // a refused write (the id is gone) leaves nothing
+        admin().delete("/admin/v1/webhooks/" + id).then().statusCode(404);
+        List<Map<String, Object>> log = entries("resource_type=webhooks&resource_id=" + id);
+        assertThat(log).extracting(row -> row.get("method")).containsExactly("DELETE", "PATCH", "POST");
+        assertThat(((Map<?, ?>) log.get(1).get("after")).get("enabled")).isEqualTo(false);
+        assertThat(admin().get("/admin/v1/audit?resource_id=" + id)
+                        .then()
+                        .extract()
+                        .asString())
+                .doesNotContain(secret);
+    }
+
+    @Test
+    void retentionPrunesOnlyEntriesOlderThanItsWindow() {
+        String group = AdminApiFixtures.createGroup(Map.of("id", unique("grp"), "name", "kept"));
+        assertThat(entries("resource_id=" + group)).hasSize(1);
+        // now: nothing is older than 400 days
+        io.routegateway.state.support.OutcomeFixtures.await(() -> retention.prune(java.time.Instant.now()));
+        assertThat(entries("resource_id=" + group)).hasSize(1);
+        // 401 days on, the entry is past the window
+        Long pruned = io.routegateway.state.support.OutcomeFixtures.await(
+                () -> retention.prune(java.time.Instant.now().plus(java.time.Duration.ofDays(401))));
+        assertThat(pruned).isGreaterThanOrEqualTo(1L);
+        assertThat(entries("resource_id=" + group)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"PUT", "PATCH", "DELETE", "POST"})
+    void theLogCannotBeChangedThroughTheApi(String method) {
+        var response = admin().body("{}").request(method, "/admin/v1/audit");
+        assertThat(response.statusCode()).isEqualTo(405);
+        assertThat(response.jsonPath().getString("error.code")).isNotBlank();
+        var one = admin().body("{}").request(method, "/admin/v1/audit/1");
+        assertThat(one.statusCode()).isIn(404, 405);
+    }
+}
