@@ -52,7 +52,7 @@ public interface GatewayConfig {
 
         /**
          * Bytes of request bodies (by their declared length) held by the requests in progress; a
-         * request whose body would pass it is shed. Default: a quarter of the heap ({@code
+         * request whose body would pass it is shed. Default: an eighth of the heap, as a body costs up to six times its size while it is parsed ({@code
          * GATEWAY_LOAD_MAX_IN_FLIGHT_BODY_BYTES}).
          */
         java.util.Optional<MemorySize> maxInFlightBodyBytes();

@@ -55,11 +55,11 @@ public class LoadGuard {
         }
     }
 
-    /** The caps in force: the configured byte budget, or a quarter of the heap. */
+    /** The caps in force: the configured byte budget, or an eighth of the heap (a 32 MB body costs about 190 MB while it is parsed: bench/body_memory.sh). */
     static Caps caps(GatewayConfig.Load load) {
         long bytes = load.maxInFlightBodyBytes()
                 .map(size -> size.asLongValue())
-                .orElse(Runtime.getRuntime().maxMemory() / 4);
+                .orElse(Runtime.getRuntime().maxMemory() / 8);
         return new Caps(load.maxConcurrentRequests(), Math.max(1, bytes));
     }
 
