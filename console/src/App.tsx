@@ -15,8 +15,9 @@ import { UsagePage } from './pages/Usage';
 import { HealthPage } from './pages/Health';
 import { SettingsPage } from './pages/Settings';
 import { WebhooksPage } from './pages/Webhooks';
+import { OverviewPage } from './pages/Overview';
 
-const PAGES = ['credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings'] as const;
+const PAGES = ['overview', 'credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings'] as const;
 type PageName = (typeof PAGES)[number];
 
 function pageFromHash(): PageName {
@@ -138,6 +139,7 @@ export function App() {
               </Space>
             </Layout.Header>
             <Layout.Content style={{ padding: 24 }}>
+              {page === 'overview' && <OverviewPage />}
               {page === 'credentials' && <CredentialsPage />}
               {page === 'groups' && <GroupsPage />}
               {page === 'teams' && <TeamsPage />}
