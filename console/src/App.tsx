@@ -16,8 +16,9 @@ import { HealthPage } from './pages/Health';
 import { SettingsPage } from './pages/Settings';
 import { WebhooksPage } from './pages/Webhooks';
 import { AuditPage } from './pages/Audit';
+import { OverviewPage } from './pages/Overview';
 
-const PAGES = ['credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings', 'audit'] as const;
+const PAGES = ['overview', 'credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings', 'audit'] as const;
 type PageName = (typeof PAGES)[number];
 
 function pageFromHash(): PageName {
@@ -139,6 +140,7 @@ export function App() {
               </Space>
             </Layout.Header>
             <Layout.Content style={{ padding: 24 }}>
+              {page === 'overview' && <OverviewPage />}
               {page === 'credentials' && <CredentialsPage />}
               {page === 'groups' && <GroupsPage />}
               {page === 'teams' && <TeamsPage />}

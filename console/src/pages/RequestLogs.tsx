@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Button, Checkbox, DatePicker, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag, Tooltip } from 'antd';
+import { Alert, Button, Checkbox, DatePicker, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag, Timeline, Tooltip, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { api, listAll, query, type AccessKeyView, type CredentialView, type GroupView, type Page, type RequestLogView, type TeamView } from '../api/client';
 import { usePolling } from '../hooks';
 import { LIMIT_REASON_CODES, allReasonCodes, reasonCode } from '../reasonCodes';
+import { attemptNumbers, decisionColor, decisionKey, probeParam, type AttemptStep } from '../attempts';
 
 export interface LogFilters {
   range?: [Dayjs | null, Dayjs | null] | null;
@@ -15,6 +16,8 @@ export interface LogFilters {
   model?: string;
   reason_code?: string;
   failed_only?: boolean;
+  /** 'only' probes and model tests, 'hide' them, or both when unset. */
+  probe?: string;
 }
 
 /** The gateway's refusals by limits and budgets (429 / 503 before routing). */
@@ -46,6 +49,7 @@ export function filterParams(filters: LogFilters) {
     model: filters.model?.trim(),
     reason_code: filters.reason_code,
     success: filters.failed_only ? false : undefined,
+    probe: probeParam(filters.probe),
   };
 }
 
@@ -107,6 +111,18 @@ export function FilterForm({ onChange, extra }: { onChange: (filters: LogFilters
           ]}
         />
       </Form.Item>
+      <Form.Item name="probe" label={t('requests.probeFilter')}>
+        <Select
+          allowClear
+          style={{ width: 140 }}
+          data-testid="filter-probe"
+          placeholder={t('requests.probesAll')}
+          options={[
+            { value: 'hide', label: t('requests.probesHidden') },
+            { value: 'only', label: t('requests.probesOnly') },
+          ]}
+        />
+      </Form.Item>
       <Form.Item name="failed_only" valuePropName="checked">
         <Checkbox>{t('requests.failedOnly')}</Checkbox>
       </Form.Item>
@@ -116,7 +132,7 @@ export function FilterForm({ onChange, extra }: { onChange: (filters: LogFilters
 }
 
 export function RequestLogsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const refs = useReferenceNames();
   const [filters, setFilters] = useState<LogFilters>({});
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
@@ -138,7 +154,7 @@ export function RequestLogsPage() {
         dataSource={page.data?.items ?? []}
         loading={page.data === undefined}
         pagination={false}
-        onRow={(row) => ({ onClick: () => setDetail(row), style: { cursor: 'pointer' } })}
+        onRow={(row) => ({ onClick: () => setDetail(row), style: { cursor: 'pointer' }, 'data-request-id': row.request_id }) as React.HTMLAttributes<HTMLElement>}
         columns={[
           { title: t('col.time'), render: (_, r) => new Date(r.occurred_at).toLocaleString() },
           { title: t('col.accessKey'), render: (_, r) => (r.access_key_id ? refs.keyName.get(r.access_key_id) ?? r.access_key_id : '') },
@@ -174,22 +190,124 @@ export function RequestLogsPage() {
           {t('requests.next')}
         </Button>
       </Space>
-      <Drawer open={detail !== null} onClose={() => setDetail(null)} title={t('requests.detail')} width={560}>
-        {detail && (
-          <Descriptions column={1} bordered size="small">
-            {Object.entries(detail).map(([name, value]) => (
-              <Descriptions.Item key={name} label={name}>
-                {value === null || value === undefined ? '' : String(value)}
-              </Descriptions.Item>
-            ))}
-            {reasonCode(detail.reason_code, i18n.language) && (
-              <Descriptions.Item label={t('routeCheck.meaning')}>
-                <span data-testid="log-reason-meaning">{reasonCode(detail.reason_code, i18n.language)!.meaning}</span>
-              </Descriptions.Item>
-            )}
-          </Descriptions>
-        )}
+      <Drawer open={detail !== null} onClose={() => setDetail(null)} title={t('requests.detail')} width={620}>
+        {detail && <RequestDetail row={detail} names={refs} />}
       </Drawer>
     </>
+  );
+}
+
+/** The fields of a request the detail lists, in order, with their translated labels (attempts.field.*). */
+const DETAIL_FIELDS = [
+  'request_id',
+  'occurred_at',
+  'protocol',
+  'requested_model',
+  'model_key',
+  'attempts',
+  'status',
+  'reason_code',
+  'latency_ms',
+  'ttft_ms',
+  'input_tokens',
+  'output_tokens',
+  'cost_micros',
+  'stream',
+  'client_disconnected',
+  'probe',
+] as const;
+
+interface RequestLogDetail {
+  request: RequestLogView;
+  attempt_chain: AttemptStep[];
+}
+
+/** One request: its fields in words and its attempt chain as a timeline; upstream text is shown as text only. */
+export function RequestDetail({ row, names }: { row: RequestLogView; names: ReturnType<typeof useReferenceNames> }) {
+  const { t, i18n } = useTranslation();
+  const detail = usePolling(() => api<RequestLogDetail>('GET', `/requests/${encodeURIComponent(row.request_id)}`), 0, [row.request_id]);
+  const request = (detail.data?.request ?? row) as RequestLogView & Record<string, unknown>;
+  const chain = detail.data?.attempt_chain ?? [];
+  const numbers = attemptNumbers(chain);
+  const value = (name: string) => {
+    const v = request[name];
+    if (v === null || v === undefined) return '';
+    if (typeof v === 'boolean') return v ? '✓' : '✗';
+    if (name === 'occurred_at') return new Date(String(v)).toLocaleString();
+    return String(v);
+  };
+  return (
+    <div data-testid="request-detail">
+      <Descriptions column={1} bordered size="small">
+        {DETAIL_FIELDS.map((name) => (
+          <Descriptions.Item key={name} label={t(`attempts.field.${name}`)}>
+            {value(name)}
+          </Descriptions.Item>
+        ))}
+        {reasonCode(request.reason_code, i18n.language) && (
+          <Descriptions.Item label={t('routeCheck.meaning')}>
+            <span data-testid="log-reason-meaning">{reasonCode(request.reason_code, i18n.language)!.meaning}</span>
+          </Descriptions.Item>
+        )}
+      </Descriptions>
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        {t('attempts.title')}
+      </Typography.Title>
+      {detail.error && <Alert type="error" showIcon message={detail.error.message} />}
+      {detail.data && chain.length === 0 && <Typography.Text type="secondary">{t('attempts.none')}</Typography.Text>}
+      {chain.length > 0 && (
+        <Timeline
+          data-testid="attempt-chain"
+          items={chain.map((step, i) => ({
+            key: i,
+            color: decisionColor(step.decision),
+            children:
+              step.decision === 'omitted' ? (
+                <Typography.Text type="secondary" data-testid="attempt-omitted">
+                  {t('attempts.omitted', { count: step.omitted ?? 0 })}
+                </Typography.Text>
+              ) : (
+                <div data-testid="attempt" data-decision={step.decision} data-status={step.status ?? ''}>
+                  <Space size={4} wrap>
+                    <Typography.Text strong>{t('attempts.number', { n: numbers[i] })}</Typography.Text>
+                    <Tag color={decisionColor(step.decision)} data-testid="attempt-decision">
+                      {decisionKey(step.decision) ? t(decisionKey(step.decision)!) : step.decision}
+                    </Tag>
+                    <Tag data-testid="attempt-status">
+                      {t('attempts.status')}: {step.status ?? t('attempts.noStatus')}
+                    </Tag>
+                    <Tag>{step.latency_ms} ms</Tag>
+                  </Space>
+                  <div>
+                    {t('attempts.credential')}: {step.credential_id ? names.credentialName.get(step.credential_id) ?? step.credential_id : ''}
+                    {' · '}
+                    {t('attempts.model')}: {step.model_key ?? ''}
+                  </div>
+                  {step.failure_kind && (
+                    <div>
+                      {t('attempts.kind')}: <Typography.Text code>{step.failure_kind}</Typography.Text>
+                      {step.failure_scope && (
+                        <>
+                          {' · '}
+                          {t('attempts.scope')}: {t(`attempts.scopes.${step.failure_scope}`, { defaultValue: step.failure_scope })}
+                        </>
+                      )}
+                    </div>
+                  )}
+                  {step.error && (
+                    <div>
+                      {t('attempts.error')}:
+                      {/* upstream content: rendered as text, never as markup */}
+                      <pre data-testid="attempt-error" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', margin: '4px 0 0', fontSize: 12 }}>
+                        {step.error}
+                      </pre>
+                    </div>
+                  )}
+                </div>
+              ),
+          }))}
+        />
+      )}
+    </div>
   );
 }

@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { Card, Form, Select, Table } from 'antd';
+import { Button, Card, Form, Select, Table } from 'antd';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useTranslation } from 'react-i18next';
-import { api, query, type UsageView } from '../api/client';
+import { API_BASE, api, currentToken, query, type UsageView } from '../api/client';
+import { exportQuery } from '../usageExport';
 import { usePolling } from '../hooks';
 import { FilterForm, filterParams, useReferenceNames, type LogFilters } from './RequestLogs';
 
-const GROUP_BY = ['day', 'access_key', 'team', 'credential', 'group', 'model', 'reason_code'] as const;
+const GROUP_BY = ['day', 'hour', 'access_key', 'team', 'credential', 'group', 'model', 'reason_code'] as const;
 
 export function UsagePage() {
   const { t } = useTranslation();
@@ -31,26 +32,30 @@ export function UsagePage() {
               ? key || t('requests.success')
               : key;
   const rows = (usage.data?.rows ?? []).map((row) => ({ ...row, label: label(row.key ?? ''), cost: row.cost_micros / 1e6 }));
-  const Chart = groupBy === 'day' ? LineChart : BarChart;
+  const timeline = groupBy === 'day' || groupBy === 'hour';
+  const Chart = timeline ? LineChart : BarChart;
   return (
     <>
       <FilterForm
         onChange={setFilters}
         extra={
           <Form.Item label={t('usage.groupBy')}>
-            <Select value={groupBy} onChange={setGroupBy} style={{ width: 140 }} options={GROUP_BY.map((g) => ({ value: g, label: g }))} />
+            <Select value={groupBy} onChange={setGroupBy} style={{ width: 140 }} options={GROUP_BY.map((g) => ({ value: g, label: t(`usage.by.${g}`) }))} />
           </Form.Item>
         }
       />
+      <Button data-testid="usage-export" style={{ marginBottom: 16 }} onClick={() => void downloadCsv(exportQuery(filterParams(filters), Date.now()))}>
+        {t('usage.exportCsv')}
+      </Button>
       <Card style={{ marginBottom: 16 }}>
         <ResponsiveContainer width="100%" height={300}>
-          <Chart data={groupBy === 'day' ? [...rows].sort((a, b) => a.label.localeCompare(b.label)) : rows}>
+          <Chart data={timeline ? [...rows].sort((a, b) => a.label.localeCompare(b.label)) : rows}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="label" />
             <YAxis allowDecimals={false} />
             <Tooltip />
             <Legend />
-            {groupBy === 'day' ? (
+            {timeline ? (
               <>
                 <Line type="monotone" dataKey="requests" name={t('col.requests')} stroke="#1677ff" isAnimationActive={false} />
                 <Line type="monotone" dataKey="failures" name={t('col.failures')} stroke="#ff4d4f" isAnimationActive={false} />
@@ -82,7 +87,7 @@ export function UsagePage() {
           ) : null
         }
         columns={[
-          { title: groupBy, dataIndex: 'label' },
+          { title: t(`usage.by.${groupBy}`), dataIndex: 'label' },
           { title: t('col.requests'), dataIndex: 'requests' },
           { title: t('col.failures'), dataIndex: 'failures' },
           { title: t('col.tokensIn'), dataIndex: 'input_tokens' },
@@ -92,4 +97,19 @@ export function UsagePage() {
       />
     </>
   );
+}
+
+/** Downloads the export as a file: the admin token goes in the header, never in a link. */
+async function downloadCsv(path: string) {
+  const response = await fetch(API_BASE + path, { headers: { authorization: `Bearer ${currentToken() ?? ''}` } });
+  if (!response.ok) {
+    throw new Error(`export answered ${response.status}`);
+  }
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'usage.csv';
+  link.click();
+  URL.revokeObjectURL(url);
 }

@@ -10,11 +10,13 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.routegateway.common.upstream.UpstreamResponse;
 import io.routegateway.common.upstream.UpstreamStream;
+import io.routegateway.core.event.AttemptStep;
 import io.routegateway.core.event.CredentialSnapshot;
 import io.routegateway.core.event.LeaseEvent;
 import io.routegateway.core.failure.SemanticFailureDetector;
 import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
+import io.routegateway.core.forward.AttemptChain;
 import io.routegateway.core.forward.AttemptDecision;
 import io.routegateway.core.forward.AttemptPlan;
 import io.routegateway.core.forward.AttemptVerdict;
@@ -79,6 +81,11 @@ final class RequestExchange {
     private boolean probed;
 
     private Verdict lastFailure;
+
+    /** The attempts made so far, for the usage record. */
+    private final AttemptChain chain = new AttemptChain();
+    /** When the current upstream attempt was sent ({@code System.nanoTime()}); -1 when none is open. */
+    private long attemptSentNanos = -1;
 
     /** The current attempt's plan. */
     private AttemptPlan.Send plan;
@@ -193,10 +200,12 @@ final class RequestExchange {
             return;
         }
         attempts++;
+        attemptSentNanos = System.nanoTime();
         CredentialSnapshot credential = selected.credential();
         AttemptPlan next = AttemptPlan.of(
                 request.attemptInput(), selected, () -> f.secrets().secretOf(credential));
         if (next instanceof AttemptPlan.LocalEstimate) {
+            attemptSentNanos = -1; // answered here: no upstream attempt in the chain
             LocalEstimate.answer(
                     f.tokens(),
                     request,
@@ -254,6 +263,7 @@ final class RequestExchange {
         if (complete.oversize()) {
             f.metrics().attempt(request.protocol(), Refusal.UPSTREAM_RESPONSE_TOO_LARGE);
             abandonAttemptSpan(Refusal.UPSTREAM_RESPONSE_TOO_LARGE);
+            chainEnded(complete.status(), Refusal.UPSTREAM_RESPONSE_TOO_LARGE);
             refuse(Refusal.upstreamTooLarge(f.maxResponseBytes()), null);
             return;
         }
@@ -328,6 +338,15 @@ final class RequestExchange {
         AttemptDecision decision =
                 AttemptDecision.after(verdict, retriesUsed, credential.failurePolicy(), selected.fromCoolingFallback());
         String outcome = decision == AttemptDecision.RETRY_SAME ? "retried" : verdict.outcomeLabel();
+        chain.add(AttemptChain.step(
+                verdict,
+                credential.credentialId(),
+                selected.modelKey(),
+                complete == null ? null : complete.status(),
+                attemptMillis(),
+                decision,
+                mask::baseUrl));
+        attemptSentNanos = -1;
         f.metrics().attempt(request.protocol(), outcome);
         if (AttemptDecision.counts(verdict, decision)) {
             f.recorder().record(verdict, selected, request.route(), attemptContext());
@@ -379,6 +398,15 @@ final class RequestExchange {
                 ? transformFailure(status, end.transformFailure())
                 : verdictOf(answer.stream, end.outcome(), end.transformFailure());
         verdict = mask.verdict(verdict);
+        chain.add(AttemptChain.step(
+                verdict,
+                selected.credential().credentialId(),
+                selected.modelKey(),
+                status,
+                attemptMillis(),
+                verdict instanceof Verdict.Success ? AttemptStep.SUCCESS : AttemptStep.GIVE_UP,
+                mask::baseUrl));
+        attemptSentNanos = -1;
         f.metrics().attempt(request.protocol(), verdict.outcomeLabel());
         f.recorder().record(verdict, selected, request.route(), attemptContext());
         endAttemptSpan(verdict, verdict.outcomeLabel(), answer.stream.usageSoFar(), answer.stream::responseModel);
@@ -388,6 +416,7 @@ final class RequestExchange {
 
     /** The gateway's answer after routing: the pool has nothing, or the answer was too large. */
     private void refuse(Refusal refusal, Instant earliestRecovery) {
+        chain.gaveUp();
         f.tracing().refused(trace, refusal.code());
         Refusals.write(
                 response,
@@ -402,6 +431,7 @@ final class RequestExchange {
         inFlight = null;
         closeAttempt();
         abandonAttemptSpan(Refusal.INTERNAL_ERROR);
+        chainEnded(null, Refusal.INTERNAL_ERROR);
         LOG.errorf(failure, "Forwarding request %s failed inside the gateway", request.requestId());
         if (clientGone || settlement.settled()) {
             return;
@@ -421,6 +451,7 @@ final class RequestExchange {
         }
         clientGone = true;
         abandonAttemptSpan(CLIENT_DISCONNECTED);
+        chainEnded(committed == null ? null : committed.stream.status(), CLIENT_DISCONNECTED);
         if (inFlight != null) {
             inFlight.cancel();
             inFlight = null;
@@ -438,7 +469,22 @@ final class RequestExchange {
     private void settle(int status, String reasonCode, boolean success, TokenUsage tokens, boolean disconnected) {
         closeAttempt();
         abandonAttemptSpan("settled");
-        settlement.settle(selected, attempts, status, reasonCode, success, tokens, disconnected);
+        settlement.settle(selected, attempts, status, reasonCode, success, tokens, disconnected, chain.steps());
+    }
+
+    /** Milliseconds since the current attempt was sent. */
+    private long attemptMillis() {
+        return attemptSentNanos < 0 ? 0 : (System.nanoTime() - attemptSentNanos) / 1_000_000;
+    }
+
+    /** The open attempt, if any, ended inside the gateway for {@code reason}: it joins the chain as given up. */
+    private void chainEnded(Integer status, String reason) {
+        if (attemptSentNanos < 0 || selected == null) {
+            return;
+        }
+        chain.add(AttemptChain.ended(
+                selected.credential().credentialId(), selected.modelKey(), status, attemptMillis(), reason));
+        attemptSentNanos = -1;
     }
 
     /** The current attempt's trace context: its outcome record is sent in it (the Kafka record's traceparent). */

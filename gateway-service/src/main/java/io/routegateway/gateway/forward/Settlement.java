@@ -1,9 +1,11 @@
 package io.routegateway.gateway.forward;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.UUID;
 
 import io.opentelemetry.context.Context;
+import io.routegateway.core.event.AttemptStep;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.forward.Operation;
 import io.routegateway.core.model.Protocol;
@@ -83,6 +85,8 @@ final class Settlement {
     /**
      * @param selected the credential of the last attempt, null when none was selected
      * @param attempts upstream attempts made
+     * @param chain those attempts, bounded ({@link io.routegateway.core.forward.AttemptChain}), null
+     *     when none was made
      */
     void settle(
             RouteResult.Selected selected,
@@ -91,7 +95,8 @@ final class Settlement {
             String reasonCode,
             boolean success,
             TokenUsage tokens,
-            boolean disconnected) {
+            boolean disconnected,
+            List<AttemptStep> chain) {
         if (settled) {
             return;
         }
@@ -132,7 +137,8 @@ final class Settlement {
                         tokens.cacheReadTokens(),
                         tokens.cacheWrite5mTokens(),
                         tokens.cacheWrite1hTokens(),
-                        tokens.reasoningTokens());
+                        tokens.reasoningTokens())
+                .withAttemptChain(chain);
         tracing.settled(trace, reasonCode, tokens);
         usage.publish(record, trace);
         admission.settled(ticket, record);

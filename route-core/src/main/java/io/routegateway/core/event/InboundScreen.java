@@ -1,5 +1,7 @@
 package io.routegateway.core.event;
 
+import java.util.List;
+
 import io.routegateway.core.state.AccountState;
 import io.routegateway.core.text.StorableText;
 
@@ -49,10 +51,15 @@ public final class InboundScreen {
         }
         String requestedModel = modelText(record.requestedModel());
         String modelKey = modelText(record.modelKey());
-        if (same(requestedModel, record.requestedModel()) && same(modelKey, record.modelKey())) {
+        // the attempts' upstream text and names are made storable and the chain bounded
+        List<AttemptStep> chain = AttemptStep.screen(record.attemptChain());
+        if (same(requestedModel, record.requestedModel())
+                && same(modelKey, record.modelKey())
+                && chain == record.attemptChain()) {
             return new Screened.Accepted<>(record, false);
         }
-        return new Screened.Accepted<>(record.withModelNames(requestedModel, modelKey), true);
+        return new Screened.Accepted<>(
+                record.withModelNames(requestedModel, modelKey).withAttemptChain(chain), true);
     }
 
     public static Screened<CredentialEvent> outcome(CredentialEvent event) {

@@ -1,6 +1,7 @@
 package io.routegateway.core.event;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -26,6 +27,9 @@ import io.routegateway.core.usage.ModelPrices;
  * @param cacheWrite5mTokens of the input tokens, those written to the cache for 5 minutes (optional)
  * @param cacheWrite1hTokens of the input tokens, those written to the cache for 1 hour (optional)
  * @param reasoningTokens of the output tokens, the reasoning ones (optional)
+ * @param attemptChain the upstream attempts in order, at most {@link AttemptStep#MAX_STEPS} entries
+ *     (a longer chain is cut with an {@code omitted} marker); optional, null when no attempt was made
+ *     or the producer predates it
  */
 public record RequestCompleted(
         UUID requestId,
@@ -51,9 +55,64 @@ public record RequestCompleted(
         Long cacheReadTokens,
         @JsonProperty("cache_write_5m_tokens") Long cacheWrite5mTokens,
         @JsonProperty("cache_write_1h_tokens") Long cacheWrite1hTokens,
-        Long reasoningTokens) {
+        Long reasoningTokens,
+        List<AttemptStep> attemptChain) {
 
     public static final String TYPE = "request-completed.v1";
+
+    /** A record without an attempt chain (it is optional on the wire). */
+    public RequestCompleted(
+            UUID requestId,
+            Instant occurredAt,
+            Protocol protocol,
+            String accessKeyId,
+            String groupId,
+            String credentialId,
+            String requestedModel,
+            String modelKey,
+            int attempts,
+            int status,
+            String reasonCode,
+            long latencyMs,
+            Long ttftMs,
+            Long inputTokens,
+            Long outputTokens,
+            boolean stream,
+            boolean clientDisconnected,
+            boolean success,
+            boolean probe,
+            String teamId,
+            Long cacheReadTokens,
+            Long cacheWrite5mTokens,
+            Long cacheWrite1hTokens,
+            Long reasoningTokens) {
+        this(
+                requestId,
+                occurredAt,
+                protocol,
+                accessKeyId,
+                groupId,
+                credentialId,
+                requestedModel,
+                modelKey,
+                attempts,
+                status,
+                reasonCode,
+                latencyMs,
+                ttftMs,
+                inputTokens,
+                outputTokens,
+                stream,
+                clientDisconnected,
+                success,
+                probe,
+                teamId,
+                cacheReadTokens,
+                cacheWrite5mTokens,
+                cacheWrite1hTokens,
+                reasoningTokens,
+                null);
+    }
 
     /** A record without team or token details (they are optional on the wire). */
     public RequestCompleted(
@@ -129,7 +188,8 @@ public record RequestCompleted(
                 cacheReadTokens,
                 cacheWrite5mTokens,
                 cacheWrite1hTokens,
-                reasoningTokens);
+                reasoningTokens,
+                attemptChain);
     }
 
     /**
@@ -180,7 +240,8 @@ public record RequestCompleted(
                 cacheReadTokens,
                 cacheWrite5mTokens,
                 cacheWrite1hTokens,
-                reasoningTokens);
+                reasoningTokens,
+                attemptChain);
     }
 
     /**
@@ -318,7 +379,38 @@ public record RequestCompleted(
                 cacheReadTokens,
                 cacheWrite5mTokens,
                 cacheWrite1hTokens,
-                reasoningTokens);
+                reasoningTokens,
+                attemptChain);
+    }
+
+    /** This record with the attempts that were made ({@link io.routegateway.core.forward.AttemptChain}). */
+    public RequestCompleted withAttemptChain(List<AttemptStep> attemptChain) {
+        return new RequestCompleted(
+                requestId,
+                occurredAt,
+                protocol,
+                accessKeyId,
+                groupId,
+                credentialId,
+                requestedModel,
+                modelKey,
+                attempts,
+                status,
+                reasonCode,
+                latencyMs,
+                ttftMs,
+                inputTokens,
+                outputTokens,
+                stream,
+                clientDisconnected,
+                success,
+                probe,
+                teamId,
+                cacheReadTokens,
+                cacheWrite5mTokens,
+                cacheWrite1hTokens,
+                reasoningTokens,
+                attemptChain);
     }
 
     @JsonProperty(value = "type", access = JsonProperty.Access.READ_ONLY)

@@ -2,6 +2,7 @@ package io.routegateway.state.usage;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
@@ -82,12 +83,23 @@ public class RequestLogResource {
     }
 
     @GET
+    @Path("/requests/{request_id}")
+    @Operation(
+            summary = "One request of the log with its attempt chain: each upstream attempt's credential, model key,"
+                    + " status, failure kind and scope, latency, decision and the upstream's error text (cut, as text)")
+    public Uni<RequestLogDetail> request(@PathParam("request_id") String requestId) {
+        return service.request(requestId);
+    }
+
+    @GET
     @Path("/usage")
     @Operation(
             summary =
-                    "Tokens, cost, requests and failures per access key, team, credential, group, model, reason code or day")
+                    "Tokens, cost, requests and failures per access key, team, credential, group, model, reason code, hour or day")
     public Uni<UsageView> usage(
-            @Parameter(description = "access_key, team, credential, group, model, reason_code or day (default)")
+            @Parameter(
+                            description =
+                                    "access_key, team, credential, group, model, reason_code, hour (UTC) or day (default)")
                     @QueryParam("group_by")
                     String groupBy,
             @QueryParam("access_key_id") String accessKeyId,

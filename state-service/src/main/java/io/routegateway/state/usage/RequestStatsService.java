@@ -3,11 +3,17 @@ package io.routegateway.state.usage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.routegateway.core.event.AttemptStep;
+import io.routegateway.core.json.Json;
 import io.routegateway.core.usage.LatencyHistogram;
 import io.routegateway.core.usage.RollupSpan;
+import io.routegateway.state.web.AdminCodes;
+import io.routegateway.state.web.AdminException;
 import io.routegateway.state.web.Page;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -66,6 +72,36 @@ public class RequestStatsService {
             }
             return new Page<>(items, next);
         });
+    }
+
+    /** One request with its attempt chain; 404 when no row holds {@code id}. */
+    public Uni<RequestLogDetail> request(String id) {
+        UUID requestId;
+        try {
+            requestId = UUID.fromString(id == null ? "" : id.strip());
+        } catch (IllegalArgumentException e) {
+            throw AdminException.invalid(AdminCodes.ID, "request_id must be a UUID");
+        }
+        String sql = "SELECT " + COLUMNS + ", attempt_chain::text AS attempt_chain FROM request_logs"
+                + " WHERE request_id = $1 LIMIT 1";
+        return client.preparedQuery(sql).execute(Tuple.of(requestId)).map(rows -> {
+            if (rows.size() == 0) {
+                throw AdminException.notFound("request", requestId.toString());
+            }
+            Row row = rows.iterator().next();
+            return new RequestLogDetail(view(row), chain(row.getString("attempt_chain")));
+        });
+    }
+
+    private static List<AttemptStep> chain(String stored) {
+        if (stored == null) {
+            return List.of();
+        }
+        try {
+            return List.of(Json.MAPPER.readValue(stored, AttemptStep[].class));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("request_logs.attempt_chain is not an attempt chain", e);
+        }
     }
 
     /**

@@ -16,6 +16,7 @@ import io.routegateway.core.event.InboundScreen;
 import io.routegateway.core.event.InboundScreen.Screened;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.UsageBatch;
+import io.routegateway.core.json.Json;
 import io.routegateway.core.policy.RuntimeSettings;
 import io.routegateway.core.usage.ModelPrices;
 import io.routegateway.state.metrics.StateMetrics;
@@ -75,12 +76,16 @@ public class UsageConsumer {
     static final String INSERT = "INSERT INTO request_logs (request_id, occurred_at, occurred_epoch_ms, protocol,"
             + " access_key_id, group_id, credential_id, requested_model, model_key, attempts, status, reason_code,"
             + " latency_ms, ttft_ms, input_tokens, output_tokens, cost_micros, stream, client_disconnected, success,"
-            + " probe, team_id, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, reasoning_tokens)"
-            + " SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::text[],"
+            + " probe, team_id, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, reasoning_tokens,"
+            + " attempt_chain)"
+            // the attempt chain travels as text and is cast here: a String bound to jsonb would be a JSON string
+            + " SELECT c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20,"
+            + " c21, c22, c23, c24, c25, c26, c27::jsonb FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::text[],"
             + " $6::text[], $7::text[], $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[],"
             + " $13::bigint[], $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[], $18::boolean[],"
             + " $19::boolean[], $20::boolean[], $21::boolean[], $22::text[], $23::bigint[], $24::bigint[],"
-            + " $25::bigint[], $26::bigint[]) ON CONFLICT (request_id, occurred_epoch_ms) DO NOTHING"
+            + " $25::bigint[], $26::bigint[], $27::text[]) AS u(c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12,"
+            + " c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27) ON CONFLICT (request_id, occurred_epoch_ms) DO NOTHING"
             // the rows this statement stored, and only those, count towards spend
             + " RETURNING request_id, cost_micros";
 
@@ -293,7 +298,7 @@ public class UsageConsumer {
                 });
     }
 
-    /** The records as the statement's 26 column arrays, in {@link #INSERT}'s order. */
+    /** The records as the statement's 27 column arrays, in {@link #INSERT}'s order. */
     private static Tuple columns(List<Usage> records, ModelPrices prices) {
         int n = records.size();
         UUID[] requestId = new UUID[n];
@@ -322,6 +327,7 @@ public class UsageConsumer {
         Long[] cacheWrite5m = new Long[n];
         Long[] cacheWrite1h = new Long[n];
         Long[] reasoning = new Long[n];
+        String[] attemptChain = new String[n];
         for (int i = 0; i < n; i++) {
             RequestCompleted record = records.get(i).value();
             requestId[i] = record.requestId();
@@ -351,6 +357,7 @@ public class UsageConsumer {
             cacheWrite5m[i] = record.cacheWrite5mTokens();
             cacheWrite1h[i] = record.cacheWrite1hTokens();
             reasoning[i] = record.reasoningTokens();
+            attemptChain[i] = record.attemptChain() == null ? null : Json.write(record.attemptChain());
         }
         return Tuple.from(new Object[] {
             requestId,
@@ -378,7 +385,8 @@ public class UsageConsumer {
             cacheRead,
             cacheWrite5m,
             cacheWrite1h,
-            reasoning
+            reasoning,
+            attemptChain
         });
     }
 }

@@ -29,7 +29,8 @@ public final class UsageRules {
             "team", "team_id",
             "reason_code", "reason_code",
             "model", "coalesce(model_key, requested_model)",
-            "day", "to_char(to_timestamp(%1$s / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')");
+            "day", "to_char(to_timestamp(%1$s / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+            "hour", "to_char(to_timestamp(%1$s / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:00\"Z\"')");
 
     private UsageRules() {}
 
