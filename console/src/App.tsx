@@ -1,20 +1,26 @@
-import { useEffect, useState } from 'react';
-import { Alert, Button, Card, ConfigProvider, Form, Input, Layout, Menu, Segmented, Space, Typography } from 'antd';
+import { Suspense, useEffect, useState } from 'react';
+import { Alert, Button, Card, ConfigProvider, Form, Input, Layout, Menu, Segmented, Space, Spin, Typography } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import enUS from 'antd/locale/en_US';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api, currentToken, setToken, whenUnauthorized } from './api/client';
 import { setLanguage, type Language } from './i18n';
-import { CredentialsPage } from './pages/Credentials';
-import { GroupsPage } from './pages/Groups';
-import { AccessKeysPage } from './pages/AccessKeys';
-import { TeamsPage } from './pages/Teams';
-import { RouteCheckPage } from './pages/RouteCheck';
-import { RequestLogsPage } from './pages/RequestLogs';
-import { UsagePage } from './pages/Usage';
-import { HealthPage } from './pages/Health';
-import { SettingsPage } from './pages/Settings';
-import { WebhooksPage } from './pages/Webhooks';
+import { lazyPage } from './lazyPage';
+import { PageBoundary } from './PageBoundary';
+
+// Each page is its own chunk, loaded on first use: the first screen downloads only what it shows.
+const PAGE_COMPONENTS = {
+  credentials: lazyPage(() => import('./pages/Credentials').then((m) => m.CredentialsPage)),
+  groups: lazyPage(() => import('./pages/Groups').then((m) => m.GroupsPage)),
+  teams: lazyPage(() => import('./pages/Teams').then((m) => m.TeamsPage)),
+  accessKeys: lazyPage(() => import('./pages/AccessKeys').then((m) => m.AccessKeysPage)),
+  routeCheck: lazyPage(() => import('./pages/RouteCheck').then((m) => m.RouteCheckPage)),
+  requests: lazyPage(() => import('./pages/RequestLogs').then((m) => m.RequestLogsPage)),
+  usage: lazyPage(() => import('./pages/Usage').then((m) => m.UsagePage)),
+  health: lazyPage(() => import('./pages/Health').then((m) => m.HealthPage)),
+  webhooks: lazyPage(() => import('./pages/Webhooks').then((m) => m.WebhooksPage)),
+  settings: lazyPage(() => import('./pages/Settings').then((m) => m.SettingsPage)),
+};
 
 const PAGES = ['credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings'] as const;
 type PageName = (typeof PAGES)[number];
@@ -22,6 +28,11 @@ type PageName = (typeof PAGES)[number];
 function pageFromHash(): PageName {
   const name = window.location.hash.replace(/^#\/?/, '');
   return (PAGES as readonly string[]).includes(name) ? (name as PageName) : 'credentials';
+}
+
+function renderPage(page: PageName) {
+  const Page = PAGE_COMPONENTS[page];
+  return <Page />;
 }
 
 function LanguageSwitch() {
@@ -63,7 +74,7 @@ function Login({ onSignedIn }: { onSignedIn: () => void }) {
     <div style={{ maxWidth: 420, margin: '10vh auto' }}>
       <Card title={t('appTitle')} extra={<LanguageSwitch />}>
         <Form layout="vertical" onFinish={submit} autoComplete="off">
-          <Form.Item name="token" label={t('adminToken')} extra={t('adminTokenHelp')} rules={[{ required: true }]}>
+          <Form.Item name="token" htmlFor="admin-token" label={t('adminToken')} extra={t('adminTokenHelp')} rules={[{ required: true }]}>
             <Input.Password id="admin-token" autoFocus />
           </Form.Item>
           {error && <Alert type="error" message={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
@@ -103,7 +114,21 @@ export function App() {
   return (
     <ConfigProvider
       locale={i18n.language === 'en' ? enUS : zhCN}
-      theme={{ token: { borderRadius: 4 } }}
+      theme={{
+        // AA contrast (4.5:1) for text on white: antd's default blue, red and grey text are about 3-4:1
+        token: {
+          borderRadius: 4,
+          colorPrimary: '#0958d9',
+          colorLink: '#0958d9',
+          colorError: '#cf1322',
+          colorSuccess: '#237804',
+          colorWarning: '#ad6800',
+          colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
+          colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
+          colorTextDescription: 'rgba(0, 0, 0, 0.65)',
+          colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
+        },
+      }}
       button={{ autoInsertSpace: false }} // keep the spec's labels verbatim (暂停, 解除), no space inserted
     >
       {!signedIn ? (
@@ -138,16 +163,9 @@ export function App() {
               </Space>
             </Layout.Header>
             <Layout.Content style={{ padding: 24 }}>
-              {page === 'credentials' && <CredentialsPage />}
-              {page === 'groups' && <GroupsPage />}
-              {page === 'teams' && <TeamsPage />}
-              {page === 'accessKeys' && <AccessKeysPage />}
-              {page === 'routeCheck' && <RouteCheckPage />}
-              {page === 'requests' && <RequestLogsPage />}
-              {page === 'usage' && <UsagePage />}
-              {page === 'health' && <HealthPage />}
-              {page === 'webhooks' && <WebhooksPage />}
-              {page === 'settings' && <SettingsPage />}
+              <PageBoundary key={page}>
+                <Suspense fallback={<Spin data-testid="page-loading" />}>{renderPage(page)}</Suspense>
+              </PageBoundary>
             </Layout.Content>
           </Layout>
         </Layout>

@@ -205,7 +205,7 @@ export function RouteCheckPage() {
     <Space direction="vertical" style={{ width: '100%' }} size="large">
       <Typography.Paragraph type="secondary">{t('routeCheck.intro')}</Typography.Paragraph>
       <Form form={form} layout="inline" initialValues={{ protocol: 'openai_chat' }} onFinish={run}>
-        <Form.Item name="access_key" label={t('routeCheck.key')}>
+        <Form.Item htmlFor="route-check-key" name="access_key" label={t('routeCheck.key')}>
           <Input.Password id="route-check-key" style={{ width: 260 }} autoComplete="off" />
         </Form.Item>
         <Form.Item name="access_key_id" label={t('routeCheck.keyId')}>
@@ -214,7 +214,7 @@ export function RouteCheckPage() {
         <Form.Item name="protocol" label={t('routeCheck.protocol')}>
           <Select style={{ width: 180 }} options={PROTOCOLS.map((p) => ({ value: p, label: p }))} />
         </Form.Item>
-        <Form.Item name="model" label={t('routeCheck.model')}>
+        <Form.Item htmlFor="route-check-model" name="model" label={t('routeCheck.model')}>
           <Input id="route-check-model" style={{ width: 180 }} />
         </Form.Item>
         <Form.Item name="prompt" label={t('routeCheck.prompt')}>
