@@ -91,6 +91,10 @@ export function App() {
   const { t, i18n } = useTranslation();
   const [signedIn, setSignedIn] = useState(() => currentToken() !== null);
   const [page, setPage] = useState<PageName>(pageFromHash);
+  // below antd's lg breakpoint (992 px) the menu is a drawer over the page, opened from the header,
+  // so it neither covers the page's first button nor squeezes the page
+  const [narrow, setNarrow] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
 
   useEffect(() => {
     whenUnauthorized(() => {
@@ -135,7 +139,19 @@ export function App() {
         <Login onSignedIn={() => setSignedIn(true)} />
       ) : (
         <Layout style={{ minHeight: '100vh' }}>
-          <Layout.Sider width={200} theme="light" breakpoint="lg" collapsedWidth={0}>
+          <Layout.Sider
+            width={200}
+            theme="light"
+            breakpoint="lg"
+            collapsedWidth={0}
+            trigger={null}
+            collapsed={narrow && !menuOpen}
+            onBreakpoint={(broken) => {
+              setNarrow(broken);
+              setMenuOpen(false);
+            }}
+            style={narrow ? { position: 'fixed', zIndex: 1000, top: 0, left: 0, height: '100vh', boxShadow: '2px 0 8px rgba(0,0,0,0.15)' } : undefined}
+          >
             <Typography.Title level={5} style={{ padding: '16px 16px 0' }}>
               {t('appTitle')}
             </Typography.Title>
@@ -145,16 +161,29 @@ export function App() {
               items={PAGES.map((name) => ({ key: name, label: <span data-testid={`nav-${name}`}>{t(`nav.${name}`)}</span> }))}
               onClick={({ key }) => {
                 window.location.hash = `#/${key}`;
+                setMenuOpen(false);
               }}
             />
           </Layout.Sider>
           <Layout>
             <Layout.Header
-              style={{ background: '#fff', display: 'flex', justifyContent: 'space-between', alignItems: 'center', padding: '0 24px' }}
+              style={{ background: '#fff', display: 'flex', justifyContent: 'space-between', alignItems: 'center', padding: narrow ? '0 12px' : '0 24px', gap: 8 }}
             >
-              <Typography.Title level={4} style={{ margin: 0 }}>
-                {t(`nav.${page}`)}
-              </Typography.Title>
+              <Space>
+                {narrow && (
+                  <Button
+                    aria-label={t('openMenu')}
+                    aria-expanded={menuOpen}
+                    data-testid="menu-toggle"
+                    onClick={() => setMenuOpen((open) => !open)}
+                  >
+                    ☰
+                  </Button>
+                )}
+                <Typography.Title level={4} style={{ margin: 0 }}>
+                  {t(`nav.${page}`)}
+                </Typography.Title>
+              </Space>
               <Space size="large">
                 <LanguageSwitch />
                 <Button onClick={signOut} id="sign-out">
@@ -162,7 +191,7 @@ export function App() {
                 </Button>
               </Space>
             </Layout.Header>
-            <Layout.Content style={{ padding: 24 }}>
+            <Layout.Content style={{ padding: narrow ? 12 : 24, minWidth: 0 }}>
               <PageBoundary key={page}>
                 <Suspense fallback={<Spin data-testid="page-loading" />}>{renderPage(page)}</Suspense>
               </PageBoundary>

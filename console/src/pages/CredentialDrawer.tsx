@@ -36,6 +36,7 @@ import {
 import { fieldsForCode, modelDisplayName, modelsToClear, statusTag } from '../health';
 import { useNow, usePolling } from '../hooks';
 import { nameList } from '../batch';
+import { describeCause, describeState, howItComesBack } from '../timelineWords';
 import { boundsRule, clearChangedErrors, tabsWithErrors } from '../formErrors';
 import { NO_CREDENTIAL_LIMITS, credentialLimitsFromForm, limitsToSend } from '../limits';
 import { CredentialLimitsFields } from './LimitsFields';
@@ -442,6 +443,7 @@ export function CredentialDrawer({
       }
     >
       {current && !current.config_json_valid && <Alert type="warning" message={t('credential.configInvalid')} />}
+      {current && <AccountWhy credential={current} />}
       {formError && <Alert type="error" message={formError} style={{ marginBottom: 12 }} data-testid="form-error" />}
       <Form
         form={form}
@@ -478,6 +480,47 @@ export function CredentialDrawer({
         />
       </Form>
     </Drawer>
+  );
+}
+
+/** Why the account is 异常 / revoked / warning / cooling: the failure's kind, message, when, and what brings it back. */
+export function AccountWhy({ credential }: { credential: Pick<CredentialWithAuth, 'status' | 'account'> }) {
+  const { t } = useTranslation();
+  const back = howItComesBack(credential.status, t);
+  if (!back) return null;
+  const account = credential.account;
+  return (
+    <Alert
+      type={credential.status === 'warning' || credential.status === 'cooling' ? 'warning' : 'error'}
+      style={{ marginBottom: 12 }}
+      data-testid="account-why"
+      message={`${t('accountWhy.title')}: ${describeState(credential.status, t)}`}
+      description={
+        <div>
+          {account?.last_failure_kind && (
+            <div data-testid="account-why-kind">
+              {t('accountWhy.kind')}: {t(`timeline.kind.${account.last_failure_kind}`, { defaultValue: account.last_failure_kind })}
+            </div>
+          )}
+          {account?.last_failure_message && (
+            <div data-testid="account-why-message" style={{ overflowWrap: 'anywhere' }}>
+              {t('accountWhy.message')}: {account.last_failure_message}
+            </div>
+          )}
+          {account?.cooldown_until && (
+            <div>
+              {t('accountWhy.cooldownUntil')}: {new Date(account.cooldown_until).toLocaleString()}
+            </div>
+          )}
+          {account?.next_retry_at && (
+            <div>
+              {t('accountWhy.when')}: {new Date(account.next_retry_at).toLocaleString()}
+            </div>
+          )}
+          <div data-testid="account-why-back">{back}</div>
+        </div>
+      }
+    />
   );
 }
 
@@ -679,11 +722,11 @@ function HealthTimeline({ credentialId }: { credentialId: string }) {
             <Typography.Text strong>
               {new Date(entry.occurred_at).toLocaleString()} · {entry.model_key ?? t('credential.account')}
             </Typography.Text>
-            <div>
-              {t('credential.entered')}: {entry.from ?? '—'} → {entry.to}
+            <div data-testid="timeline-states">
+              {t('credential.entered')}: {describeState(entry.from, t)} → {describeState(entry.to, t)}
             </div>
-            <div>
-              {t('credential.why')}: {entry.cause}
+            <div data-testid="timeline-cause" title={entry.cause ?? undefined}>
+              {t('credential.why')}: {describeCause(entry.cause, t)}
             </div>
             {entry.until && (
               <div>

@@ -250,12 +250,14 @@ export function CredentialsPage() {
         loading={credentials.data === undefined && !credentials.error}
         dataSource={credentials.data ?? []}
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        scroll={{ x: 'max-content' }}
         onRow={(row) => ({ 'data-credential-id': row.id }) as React.HTMLAttributes<HTMLElement>}
         columns={[
           {
             title: t('col.name'),
             render: (_, row) => (
-              <div>
+              // a long name wraps within 16 em instead of widening the table
+              <div style={{ maxWidth: '16em', minWidth: '8em', overflowWrap: 'anywhere' }}>
                 <Typography.Link onClick={() => setEditing(row.id)} data-testid="credential-name">
                   {row.name}
                 </Typography.Link>
