@@ -13,9 +13,9 @@ export class PageBoundary extends Component<{ children: ReactNode }, { failed: b
   render() {
     if (!this.state.failed) return this.props.children;
     return (
+      <div data-testid="page-load-failed">
       <Result
         status="warning"
-        data-testid="page-load-failed"
         title={i18n.t('pageLoadFailed')}
         extra={
           <Button type="primary" data-testid="page-reload" onClick={() => window.location.reload()}>
@@ -23,6 +23,7 @@ export class PageBoundary extends Component<{ children: ReactNode }, { failed: b
           </Button>
         }
       />
+      </div>
     );
   }
 }

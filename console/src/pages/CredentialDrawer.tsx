@@ -451,8 +451,11 @@ export function CredentialDrawer({
         autoComplete="off"
         onValuesChange={(changed) => {
           clearChangedErrors(form, changed);
-          if (errorTabs.length > 0) setErrorTabs(tabsWithErrors(form.getFieldsError() as { name: (string | number)[]; errors: string[] }[]));
           if (formError) setFormError(null);
+        }}
+        // after every change and every validation (a rule may refuse the new value too): the marks follow the errors
+        onFieldsChange={() => {
+          if (errorTabs.length > 0) setErrorTabs(tabsWithErrors(form.getFieldsError() as { name: (string | number)[]; errors: string[] }[]));
         }}
       >
         <Tabs

@@ -250,7 +250,6 @@ export function CredentialsPage() {
         loading={credentials.data === undefined && !credentials.error}
         dataSource={credentials.data ?? []}
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
-        scroll={{ x: 'max-content' }}
         onRow={(row) => ({ 'data-credential-id': row.id }) as React.HTMLAttributes<HTMLElement>}
         columns={[
           {

@@ -77,7 +77,6 @@ export function SettingsPage() {
                 size="small"
                 pagination={false}
                 rowKey="key"
-                scroll={{ x: 'max-content' }}
                 dataSource={fields}
                 data-testid="price-table"
                 columns={[
