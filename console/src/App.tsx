@@ -1,22 +1,28 @@
-import { useEffect, useState } from 'react';
-import { Alert, Button, Card, ConfigProvider, Form, Input, Layout, Menu, Segmented, Space, Typography } from 'antd';
+import { Suspense, useEffect, useState } from 'react';
+import { Alert, Button, Card, ConfigProvider, Form, Input, Layout, Menu, Segmented, Space, Spin, Typography } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import enUS from 'antd/locale/en_US';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api, currentToken, setToken, whenUnauthorized } from './api/client';
 import { setLanguage, type Language } from './i18n';
-import { CredentialsPage } from './pages/Credentials';
-import { GroupsPage } from './pages/Groups';
-import { AccessKeysPage } from './pages/AccessKeys';
-import { TeamsPage } from './pages/Teams';
-import { RouteCheckPage } from './pages/RouteCheck';
-import { RequestLogsPage } from './pages/RequestLogs';
-import { UsagePage } from './pages/Usage';
-import { HealthPage } from './pages/Health';
-import { SettingsPage } from './pages/Settings';
-import { WebhooksPage } from './pages/Webhooks';
-import { AuditPage } from './pages/Audit';
-import { OverviewPage } from './pages/Overview';
+import { lazyPage } from './lazyPage';
+import { PageBoundary } from './PageBoundary';
+
+// Each page is its own chunk, loaded on first use: the first screen downloads only what it shows.
+const PAGE_COMPONENTS = {
+  overview: lazyPage(() => import('./pages/Overview').then((m) => m.OverviewPage)),
+  credentials: lazyPage(() => import('./pages/Credentials').then((m) => m.CredentialsPage)),
+  groups: lazyPage(() => import('./pages/Groups').then((m) => m.GroupsPage)),
+  teams: lazyPage(() => import('./pages/Teams').then((m) => m.TeamsPage)),
+  accessKeys: lazyPage(() => import('./pages/AccessKeys').then((m) => m.AccessKeysPage)),
+  routeCheck: lazyPage(() => import('./pages/RouteCheck').then((m) => m.RouteCheckPage)),
+  requests: lazyPage(() => import('./pages/RequestLogs').then((m) => m.RequestLogsPage)),
+  usage: lazyPage(() => import('./pages/Usage').then((m) => m.UsagePage)),
+  health: lazyPage(() => import('./pages/Health').then((m) => m.HealthPage)),
+  webhooks: lazyPage(() => import('./pages/Webhooks').then((m) => m.WebhooksPage)),
+  settings: lazyPage(() => import('./pages/Settings').then((m) => m.SettingsPage)),
+  audit: lazyPage(() => import('./pages/Audit').then((m) => m.AuditPage)),
+};
 
 const PAGES = ['overview', 'credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings', 'audit'] as const;
 type PageName = (typeof PAGES)[number];
@@ -24,6 +30,11 @@ type PageName = (typeof PAGES)[number];
 function pageFromHash(): PageName {
   const name = window.location.hash.replace(/^#\/?/, '');
   return (PAGES as readonly string[]).includes(name) ? (name as PageName) : 'credentials';
+}
+
+function renderPage(page: PageName) {
+  const Page = PAGE_COMPONENTS[page];
+  return <Page />;
 }
 
 function LanguageSwitch() {
@@ -65,7 +76,7 @@ function Login({ onSignedIn }: { onSignedIn: () => void }) {
     <div style={{ maxWidth: 420, margin: '10vh auto' }}>
       <Card title={t('appTitle')} extra={<LanguageSwitch />}>
         <Form layout="vertical" onFinish={submit} autoComplete="off">
-          <Form.Item name="token" label={t('adminToken')} extra={t('adminTokenHelp')} rules={[{ required: true }]}>
+          <Form.Item name="token" htmlFor="admin-token" label={t('adminToken')} extra={t('adminTokenHelp')} rules={[{ required: true }]}>
             <Input.Password id="admin-token" autoFocus />
           </Form.Item>
           {error && <Alert type="error" message={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
@@ -82,6 +93,10 @@ export function App() {
   const { t, i18n } = useTranslation();
   const [signedIn, setSignedIn] = useState(() => currentToken() !== null);
   const [page, setPage] = useState<PageName>(pageFromHash);
+  // below antd's lg breakpoint (992 px) the menu is a drawer over the page, opened from the header,
+  // so it neither covers the page's first button nor squeezes the page
+  const [narrow, setNarrow] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
 
   useEffect(() => {
     whenUnauthorized(() => {
@@ -105,14 +120,40 @@ export function App() {
   return (
     <ConfigProvider
       locale={i18n.language === 'en' ? enUS : zhCN}
-      theme={{ token: { borderRadius: 4 } }}
+      theme={{
+        // AA contrast (4.5:1) for text on white: antd's default blue, red and grey text are about 3-4:1
+        token: {
+          borderRadius: 4,
+          colorPrimary: '#0958d9',
+          colorLink: '#0958d9',
+          colorError: '#cf1322',
+          colorSuccess: '#237804',
+          colorWarning: '#ad6800',
+          colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
+          colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
+          colorTextDescription: 'rgba(0, 0, 0, 0.65)',
+          colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
+        },
+      }}
       button={{ autoInsertSpace: false }} // keep the spec's labels verbatim (暂停, 解除), no space inserted
     >
       {!signedIn ? (
         <Login onSignedIn={() => setSignedIn(true)} />
       ) : (
         <Layout style={{ minHeight: '100vh' }}>
-          <Layout.Sider width={200} theme="light" breakpoint="lg" collapsedWidth={0}>
+          <Layout.Sider
+            width={200}
+            theme="light"
+            breakpoint="lg"
+            collapsedWidth={0}
+            trigger={null}
+            collapsed={narrow && !menuOpen}
+            onBreakpoint={(broken) => {
+              setNarrow(broken);
+              setMenuOpen(false);
+            }}
+            style={narrow ? { position: 'fixed', zIndex: 1000, top: 0, left: 0, height: '100vh', boxShadow: '2px 0 8px rgba(0,0,0,0.15)' } : undefined}
+          >
             <Typography.Title level={5} style={{ padding: '16px 16px 0' }}>
               {t('appTitle')}
             </Typography.Title>
@@ -122,16 +163,29 @@ export function App() {
               items={PAGES.map((name) => ({ key: name, label: <span data-testid={`nav-${name}`}>{t(`nav.${name}`)}</span> }))}
               onClick={({ key }) => {
                 window.location.hash = `#/${key}`;
+                setMenuOpen(false);
               }}
             />
           </Layout.Sider>
           <Layout>
             <Layout.Header
-              style={{ background: '#fff', display: 'flex', justifyContent: 'space-between', alignItems: 'center', padding: '0 24px' }}
+              style={{ background: '#fff', display: 'flex', justifyContent: 'space-between', alignItems: 'center', padding: narrow ? '0 12px' : '0 24px', gap: 8 }}
             >
-              <Typography.Title level={4} style={{ margin: 0 }}>
-                {t(`nav.${page}`)}
-              </Typography.Title>
+              <Space>
+                {narrow && (
+                  <Button
+                    aria-label={t('openMenu')}
+                    aria-expanded={menuOpen}
+                    data-testid="menu-toggle"
+                    onClick={() => setMenuOpen((open) => !open)}
+                  >
+                    ☰
+                  </Button>
+                )}
+                <Typography.Title level={4} style={{ margin: 0 }}>
+                  {t(`nav.${page}`)}
+                </Typography.Title>
+              </Space>
               <Space size="large">
                 <LanguageSwitch />
                 <Button onClick={signOut} id="sign-out">
@@ -139,19 +193,10 @@ export function App() {
                 </Button>
               </Space>
             </Layout.Header>
-            <Layout.Content style={{ padding: 24 }}>
-              {page === 'overview' && <OverviewPage />}
-              {page === 'credentials' && <CredentialsPage />}
-              {page === 'groups' && <GroupsPage />}
-              {page === 'teams' && <TeamsPage />}
-              {page === 'accessKeys' && <AccessKeysPage />}
-              {page === 'routeCheck' && <RouteCheckPage />}
-              {page === 'requests' && <RequestLogsPage />}
-              {page === 'usage' && <UsagePage />}
-              {page === 'health' && <HealthPage />}
-              {page === 'webhooks' && <WebhooksPage />}
-              {page === 'audit' && <AuditPage />}
-              {page === 'settings' && <SettingsPage />}
+            <Layout.Content style={{ padding: narrow ? 12 : 24, minWidth: 0 }}>
+              <PageBoundary key={page}>
+                <Suspense fallback={<Spin data-testid="page-loading" />}>{renderPage(page)}</Suspense>
+              </PageBoundary>
             </Layout.Content>
           </Layout>
         </Layout>

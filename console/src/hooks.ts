@@ -1,6 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Re-runs `load` every `intervalMs` while mounted (live state without a reload); keeps the last good value. */
+/** Whether the page is hidden (a background tab): polling waits until it is shown again. */
+export function pageHidden(): boolean {
+  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
+}
+
+/**
+ * Re-runs `load` every `intervalMs` while mounted (live state without a reload); keeps the last good
+ * value. While the tab is hidden nothing is fetched; showing it again fetches at once.
+ */
 export function usePolling<T>(load: () => Promise<T>, intervalMs = 3000, deps: unknown[] = []) {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<Error | undefined>(undefined);
@@ -20,8 +28,17 @@ export function usePolling<T>(load: () => Promise<T>, intervalMs = 3000, deps: u
   useEffect(() => {
     void reload();
     if (intervalMs <= 0) return undefined;
-    const timer = setInterval(() => void reload(), intervalMs);
-    return () => clearInterval(timer);
+    const timer = setInterval(() => {
+      if (!pageHidden()) void reload();
+    }, intervalMs);
+    const onVisibility = () => {
+      if (!pageHidden()) void reload();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [reload, intervalMs, ...deps]);
   return { data, error, reload, receivedAt };

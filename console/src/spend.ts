@@ -1,3 +1,4 @@
+import { pageHidden } from './hooks';
 import { useEffect, useReducer } from 'react';
 import { api, type SpendView } from './api/client';
 
@@ -87,7 +88,9 @@ export function useSpend(cache: SpendCache, ids: readonly string[], refreshMs = 
     const wanted = joined ? joined.split('\n') : [];
     cache.want(wanted);
     if (refreshMs <= 0) return undefined;
-    const timer = setInterval(() => cache.want(wanted), refreshMs);
+    const timer = setInterval(() => {
+      if (!pageHidden()) cache.want(wanted);
+    }, refreshMs);
     return () => clearInterval(timer);
   }, [cache, joined, refreshMs]);
   return (id) => cache.get(id);

@@ -219,6 +219,7 @@ export function currentToken(): string | null {
 
 export function setToken(value: string | null) {
   token = value;
+  validators.clear();
   try {
     if (value === null) sessionStorage.removeItem(TOKEN_KEY);
     else sessionStorage.setItem(TOKEN_KEY, value);
@@ -233,10 +234,34 @@ export function whenUnauthorized(callback: () => void) {
   onUnauthorized = callback;
 }
 
+/**
+ * The last answer of each GET with its ETag: the next GET of the same path sends If-None-Match and a
+ * 304 (state-service's ConditionalGetFilter) reuses the body already parsed. Bounded: the oldest
+ * entry goes first.
+ */
+const validators = new Map<string, { etag: string; body: unknown }>();
+const MAX_VALIDATORS = 64;
+
+export function rememberValidator(path: string, etag: string, body: unknown) {
+  validators.delete(path);
+  validators.set(path, { etag, body });
+  while (validators.size > MAX_VALIDATORS) {
+    const oldest = validators.keys().next().value;
+    if (oldest === undefined) break;
+    validators.delete(oldest);
+  }
+}
+
+export function validatorCount() {
+  return validators.size;
+}
+
 export async function api<T>(method: string, path: string, body?: unknown, authToken = token): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (authToken) headers.Authorization = `Bearer ${authToken}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const conditional = method === 'GET' && authToken === token ? validators.get(path) : undefined;
+  if (conditional) headers['If-None-Match'] = conditional.etag;
   const response = await fetch(API_BASE + path, {
     method,
     headers,
@@ -244,6 +269,7 @@ export async function api<T>(method: string, path: string, body?: unknown, authT
     credentials: 'omit',
     cache: 'no-store',
   });
+  if (response.status === 304 && conditional) return conditional.body as T;
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   let parsed: unknown = null;
@@ -262,6 +288,8 @@ export async function api<T>(method: string, path: string, body?: unknown, authT
       error?.type ?? 'http_error',
     );
   }
+  const etag = response.headers?.get?.('ETag');
+  if (method === 'GET' && authToken === token && etag) rememberValidator(path, etag, parsed);
   return parsed as T;
 }
 

@@ -133,7 +133,7 @@ export function AccessKeysPage() {
           { title: t('col.prefix'), render: (_, k) => <Typography.Text code>{k.key_prefix}…</Typography.Text> },
           {
             title: t('col.enabled'),
-            render: (_, k) => <Switch size="small" checked={k.enabled} onChange={(checked) => void setEnabled(k, checked)} data-testid="key-enabled" />,
+            render: (_, k) => <Switch size="small" checked={k.enabled} aria-label={t('enabledOf', { name: k.name })} onChange={(checked) => void setEnabled(k, checked)} data-testid="key-enabled" />,
           },
           {
             title: t('col.expires'),
@@ -190,7 +190,7 @@ export function AccessKeysPage() {
               <Input placeholder="optional" />
             </Form.Item>
           )}
-          <Form.Item name="name" label={t('col.name')} rules={[{ required: true }]}>
+          <Form.Item htmlFor="key-name" name="name" label={t('col.name')} rules={[{ required: true }]}>
             <Input id="key-name" />
           </Form.Item>
           <Form.Item name="enabled" label={t('col.enabled')} valuePropName="checked">
@@ -205,7 +205,7 @@ export function AccessKeysPage() {
           <Form.Item name="allowed_models" label={t('key.modelFilter')}>
             <Select mode="tags" open={false} tokenSeparators={[',', ' ']} />
           </Form.Item>
-          <Form.Item name="group_ids" label={t('key.scope')}>
+          <Form.Item htmlFor="key-groups" name="group_ids" label={t('key.scope')}>
             <Select mode="multiple" id="key-groups" options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))} />
           </Form.Item>
           <Form.Item name="team_id" label={t('key.team')}>

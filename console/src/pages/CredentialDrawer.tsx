@@ -7,6 +7,7 @@ import {
   Form,
   Input,
   InputNumber,
+  Popconfirm,
   Radio,
   Select,
   Space,
@@ -34,6 +35,9 @@ import {
 } from '../api/client';
 import { fieldsForCode, modelDisplayName, modelsToClear, statusTag } from '../health';
 import { useNow, usePolling } from '../hooks';
+import { nameList } from '../batch';
+import { describeCause, describeState, howItComesBack } from '../timelineWords';
+import { boundsRule, clearChangedErrors, tabsWithErrors } from '../formErrors';
 import { NO_CREDENTIAL_LIMITS, credentialLimitsFromForm, limitsToSend } from '../limits';
 import { CredentialLimitsFields } from './LimitsFields';
 import { secondsLeft } from './Credentials';
@@ -128,6 +132,14 @@ export function CredentialDrawer({
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [activeTab, setActiveTab] = useState('basic');
+  const [errorTabs, setErrorTabs] = useState<string[]>([]);
+  /** Marks the tabs whose fields hold errors and shows the first of them (a hidden error is no error to the operator). */
+  const revealErrors = () => {
+    const tabs = tabsWithErrors(form.getFieldsError() as { name: (string | number)[]; errors: string[] }[]);
+    setErrorTabs(tabs);
+    if (tabs.length > 0 && !tabs.includes(activeTab as 'basic' | 'failure')) setActiveTab(tabs[0]);
+  };
 
   useEffect(() => {
     if (creating) {
@@ -163,6 +175,7 @@ export function CredentialDrawer({
     try {
       values = await form.validateFields();
     } catch {
+      revealErrors();
       return;
     }
     const body: Record<string, unknown> = {
@@ -200,6 +213,7 @@ export function CredentialDrawer({
         setFormError(e instanceof ApiError ? `${e.code}: ${e.message}` : (e as Error).message);
       } else if (e instanceof ApiError) {
         setFormError(`${e.code}: ${e.message}`);
+        revealErrors();
       }
     } finally {
       setSaving(false);
@@ -209,6 +223,7 @@ export function CredentialDrawer({
   const account = async (action: 'pause' | 'resume' | 'restore') => {
     try {
       await api('POST', `/credentials/${encodeURIComponent(credentialId!)}/${action}`);
+      void message.success(t(`done.${action}`, { name: view.data?.name ?? credentialId }));
       void view.reload();
       onChanged();
     } catch (e) {
@@ -229,7 +244,7 @@ export function CredentialDrawer({
           <Input placeholder="optional" />
         </Form.Item>
       )}
-      <Form.Item name="name" label={t('col.name')} rules={[{ required: true }]}>
+      <Form.Item htmlFor="credential-name-input" name="name" label={t('col.name')} rules={[{ required: true }]}>
         <Input id="credential-name-input" />
       </Form.Item>
       <Space size="large" wrap>
@@ -240,10 +255,10 @@ export function CredentialDrawer({
           <Select style={{ width: 140 }} options={['api', 'official'].map((k) => ({ value: k, label: k }))} />
         </Form.Item>
       </Space>
-      <Form.Item name="base_url" label={t('credential.baseUrl')} rules={[{ required: true }]}>
+      <Form.Item htmlFor="credential-base-url" name="base_url" label={t('credential.baseUrl')} rules={[{ required: true }]}>
         <Input id="credential-base-url" />
       </Form.Item>
-      <Form.Item
+      <Form.Item htmlFor="credential-secret"
         name="secret"
         label={t('credential.secret')}
         extra={creating ? (kind === 'official' ? t('oauth.saveFirst') : t('credential.secretHelpNew')) : t('credential.secretHelpEdit')}
@@ -286,8 +301,8 @@ export function CredentialDrawer({
         )}
       </Form.List>
       <Space size="large" wrap style={{ marginTop: 16 }}>
-        <Form.Item name="priority" label={t('col.priority')}>
-          <InputNumber min={0} />
+        <Form.Item name="priority" label={t('col.priority')} rules={[boundsRule('priority')]}>
+          <InputNumber />
         </Form.Item>
         <Form.Item name="weight_mode" label={t('credential.weightMode')}>
           <Radio.Group
@@ -298,8 +313,8 @@ export function CredentialDrawer({
           />
         </Form.Item>
         {weightMode === 'manual' && (
-          <Form.Item name="weight" label={t('col.weight')}>
-            <InputNumber min={1} max={100} />
+          <Form.Item htmlFor="credential-weight" name="weight" label={t('col.weight')} rules={[{ required: true }, boundsRule('weight')]}>
+            <InputNumber id="credential-weight" data-testid="credential-weight" />
           </Form.Item>
         )}
         <Form.Item name="quota_remaining" label={t('credential.quota')}>
@@ -325,13 +340,13 @@ export function CredentialDrawer({
     <>
       <Card size="small" title={t('credential.failurePolicy')} style={{ marginBottom: 16 }}>
         <Space size="large" wrap>
-          <Form.Item name={['failure_policy', 'retry_count']} label={t('credential.retryCount')}>
+          <Form.Item htmlFor="policy-retry-count" name={['failure_policy', 'retry_count']} rules={[boundsRule('failure_policy.retry_count')]} label={t('credential.retryCount')}>
             <InputNumber id="policy-retry-count" />
           </Form.Item>
-          <Form.Item name={['failure_policy', 'retry_interval_ms']} label={t('credential.retryInterval')}>
+          <Form.Item htmlFor="policy-retry-interval" name={['failure_policy', 'retry_interval_ms']} rules={[boundsRule('failure_policy.retry_interval_ms')]} label={t('credential.retryInterval')}>
             <InputNumber id="policy-retry-interval" />
           </Form.Item>
-          <Form.Item name={['failure_policy', 'semantic_error_threshold']} label={t('credential.semanticThreshold')}>
+          <Form.Item htmlFor="policy-semantic-threshold" name={['failure_policy', 'semantic_error_threshold']} rules={[boundsRule('failure_policy.semantic_error_threshold')]} label={t('credential.semanticThreshold')}>
             <InputNumber id="policy-semantic-threshold" />
           </Form.Item>
         </Space>
@@ -343,7 +358,10 @@ export function CredentialDrawer({
           >
             <Switch />
           </Form.Item>
-          <Form.Item name={['failure_policy', 'cooldown_seconds']} label={t('credential.cooldownSeconds')}>
+          <Form.Item htmlFor="policy-cooldown-seconds"
+            name={['failure_policy', 'cooldown_seconds']}
+            rules={cooldownEnabled === false ? [] : [boundsRule('failure_policy.cooldown_seconds')]}
+            label={t('credential.cooldownSeconds')}>
             <InputNumber id="policy-cooldown-seconds" disabled={cooldownEnabled === false} />
           </Form.Item>
           <Form.Item
@@ -407,9 +425,9 @@ export function CredentialDrawer({
                   {t('credential.resume')}
                 </Button>
               ) : (
-                <Button onClick={() => account('pause')} data-testid="account-pause">
-                  {t('credential.pause')}
-                </Button>
+                <Popconfirm title={t('confirm.pause', { name: current.name })} onConfirm={() => account('pause')}>
+                  <Button data-testid="account-pause">{t('credential.pause')}</Button>
+                </Popconfirm>
               )}
               {['error', 'warning', 'revoked'].includes(current.status) && (
                 <Button onClick={() => account('restore')} data-testid="account-restore">
@@ -425,12 +443,32 @@ export function CredentialDrawer({
       }
     >
       {current && !current.config_json_valid && <Alert type="warning" message={t('credential.configInvalid')} />}
+      {current && <AccountWhy credential={current} />}
       {formError && <Alert type="error" message={formError} style={{ marginBottom: 12 }} data-testid="form-error" />}
-      <Form form={form} layout="vertical" autoComplete="off">
+      <Form
+        form={form}
+        layout="vertical"
+        autoComplete="off"
+        onValuesChange={(changed) => {
+          clearChangedErrors(form, changed);
+          if (formError) setFormError(null);
+        }}
+        // after every change and every validation (a rule may refuse the new value too): the marks follow the errors
+        onFieldsChange={() => {
+          if (errorTabs.length > 0) setErrorTabs(tabsWithErrors(form.getFieldsError() as { name: (string | number)[]; errors: string[] }[]));
+        }}
+      >
         <Tabs
+          activeKey={activeTab}
+          onChange={setActiveTab}
           items={[
-            { key: 'basic', label: t('credential.basic'), children: basicTab, forceRender: true },
-            { key: 'failure', label: <span data-testid="tab-failure">{t('credential.failureHandling')}</span>, children: failureTab, forceRender: true },
+            { key: 'basic', label: <TabLabel testId="tab-basic" text={t('credential.basic')} failed={errorTabs.includes('basic')} />, children: basicTab, forceRender: true },
+            {
+              key: 'failure',
+              label: <TabLabel testId="tab-failure" text={t('credential.failureHandling')} failed={errorTabs.includes('failure')} />,
+              children: failureTab,
+              forceRender: true,
+            },
             ...(credentialId
               ? [
                   { key: 'test', label: <span data-testid="tab-test">{t('credential.test')}</span>, children: <ModelTest credentialId={credentialId} /> },
@@ -448,6 +486,62 @@ export function CredentialDrawer({
   );
 }
 
+/** Why the account is 异常 / revoked / warning / cooling: the failure's kind, message, when, and what brings it back. */
+export function AccountWhy({ credential }: { credential: Pick<CredentialWithAuth, 'status' | 'account'> }) {
+  const { t } = useTranslation();
+  const back = howItComesBack(credential.status, t);
+  if (!back) return null;
+  const account = credential.account;
+  return (
+    <Alert
+      type={credential.status === 'warning' || credential.status === 'cooling' ? 'warning' : 'error'}
+      style={{ marginBottom: 12 }}
+      data-testid="account-why"
+      message={`${t('accountWhy.title')}: ${describeState(credential.status, t)}`}
+      description={
+        <div>
+          {account?.last_failure_kind && (
+            <div data-testid="account-why-kind">
+              {t('accountWhy.kind')}: {t(`timeline.kind.${account.last_failure_kind}`, { defaultValue: account.last_failure_kind })}
+            </div>
+          )}
+          {account?.last_failure_message && (
+            <div data-testid="account-why-message" style={{ overflowWrap: 'anywhere' }}>
+              {t('accountWhy.message')}: {account.last_failure_message}
+            </div>
+          )}
+          {account?.cooldown_until && (
+            <div>
+              {t('accountWhy.cooldownUntil')}: {new Date(account.cooldown_until).toLocaleString()}
+            </div>
+          )}
+          {account?.next_retry_at && (
+            <div>
+              {t('accountWhy.when')}: {new Date(account.next_retry_at).toLocaleString()}
+            </div>
+          )}
+          <div data-testid="account-why-back">{back}</div>
+        </div>
+      }
+    />
+  );
+}
+
+/** A tab's name, marked (red, with a warning sign and an accessible note) while its fields hold errors. */
+function TabLabel({ testId, text, failed }: { testId: string; text: string; failed: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <span>
+      <span data-testid={testId}>{text}</span>
+      {failed && (
+        <span data-testid={`${testId}-error`} role="img" aria-label={t('tabHasErrors')} style={{ color: '#cf1322', marginLeft: 4 }}>
+          ⚠
+        </span>
+      )}
+    </span>
+  );
+}
+
 /** 模型状态: every known model with 暂停/恢复 and 解除 per row, 全部解除 in the header. */
 function ModelStatusSection({ credentialId }: { credentialId: string }) {
   const { t } = useTranslation();
@@ -460,6 +554,7 @@ function ModelStatusSection({ credentialId }: { credentialId: string }) {
   const act = async (modelKey: string, action: 'pause' | 'resume' | 'clear') => {
     try {
       await api('POST', modelPath(credentialId, modelKey, action));
+      void message.success(t(`done.model_${action}`, { model: modelKey }));
       void models.reload();
     } catch (e) {
       void message.error((e as Error).message);
@@ -469,7 +564,12 @@ function ModelStatusSection({ credentialId }: { credentialId: string }) {
   const clearAll = async () => {
     setBusy(true);
     try {
-      for (const key of toClear) await api('POST', modelPath(credentialId, key, 'clear'));
+      const cleared: string[] = [];
+      for (const key of toClear) {
+        await api('POST', modelPath(credentialId, key, 'clear'));
+        cleared.push(key);
+      }
+      void message.success(t('done.clearedAll', { count: cleared.length, models: nameList(cleared) }));
     } catch (e) {
       void message.error((e as Error).message);
     } finally {
@@ -483,9 +583,15 @@ function ModelStatusSection({ credentialId }: { credentialId: string }) {
       size="small"
       title={t('credential.modelStatus')}
       extra={
-        <Button size="small" onClick={clearAll} disabled={toClear.length === 0} loading={busy} data-testid="models-clear-all">
-          {t('credential.clearAll')}
-        </Button>
+        <Popconfirm
+          title={t('confirm.clearAll', { count: toClear.length, models: nameList(toClear) })}
+          disabled={toClear.length === 0}
+          onConfirm={clearAll}
+        >
+          <Button size="small" disabled={toClear.length === 0} loading={busy} data-testid="models-clear-all">
+            {t('credential.clearAll')}
+          </Button>
+        </Popconfirm>
       }
       data-testid="model-status"
     >
@@ -619,11 +725,11 @@ function HealthTimeline({ credentialId }: { credentialId: string }) {
             <Typography.Text strong>
               {new Date(entry.occurred_at).toLocaleString()} · {entry.model_key ?? t('credential.account')}
             </Typography.Text>
-            <div>
-              {t('credential.entered')}: {entry.from ?? '—'} → {entry.to}
+            <div data-testid="timeline-states">
+              {t('credential.entered')}: {describeState(entry.from, t)} → {describeState(entry.to, t)}
             </div>
-            <div>
-              {t('credential.why')}: {entry.cause}
+            <div data-testid="timeline-cause" title={entry.cause ?? undefined}>
+              {t('credential.why')}: {describeCause(entry.cause, t)}
             </div>
             {entry.until && (
               <div>

@@ -9,6 +9,7 @@ import {
   type PoolHealthView,
   type UnavailableModelView,
 } from '../api/client';
+import { runBatch, nameList, type BatchAction } from '../batch';
 import { authUnavailable, modelDisplayName, statusColor, statusTag } from '../health';
 import { useNow, usePolling } from '../hooks';
 import { CredentialDrawer } from './CredentialDrawer';
@@ -60,8 +61,15 @@ export function StatusCell({ health, receivedAt }: { health: CredentialHealthVie
   return (
     <Space size={4} wrap>
       {hasPanel ? (
-        <Popover content={tagPanel} title={tag}>
-          <Tag color={statusColor(health.status, health.failure_count)} data-testid="status-tag">
+        <Popover content={tagPanel} title={tag} trigger={['hover', 'focus']}>
+          <Tag
+            color={statusColor(health.status, health.failure_count)}
+            data-testid="status-tag"
+            data-panel-trigger
+            tabIndex={0}
+            role="button"
+            aria-haspopup="dialog"
+          >
             {tag}
           </Tag>
         </Popover>
@@ -77,10 +85,11 @@ export function StatusCell({ health, receivedAt }: { health: CredentialHealthVie
       )}
       {unavailable.length > 0 && (
         <Popover
+          trigger={['hover', 'focus']}
           title={t('modelsUnavailable', { count: unavailable.length })}
           content={<UnavailableModelsPanel models={unavailable} receivedAt={receivedAt} now={now} />}
         >
-          <Tag color="orange" data-testid="models-badge">
+          <Tag color="orange" data-testid="models-badge" data-panel-trigger tabIndex={0} role="button" aria-haspopup="dialog">
             {t('modelsUnavailable', { count: unavailable.length })}
           </Tag>
         </Popover>
@@ -147,18 +156,51 @@ export function CredentialsPage() {
     void health.reload();
   };
 
-  const setEnabled = async (id: string, enabled: boolean) => {
+  const [selected, setSelected] = useState<string[]>([]);
+  const [batchBusy, setBatchBusy] = useState<BatchAction | null>(null);
+
+  const setEnabled = async (row: CredentialWithAuth, enabled: boolean) => {
     try {
-      await api('PATCH', `/credentials/${encodeURIComponent(id)}`, { enabled });
+      await api('PATCH', `/credentials/${encodeURIComponent(row.id)}`, { enabled });
+      void message.success(t(enabled ? 'done.enabled' : 'done.disabled', { name: row.name }));
       reloadAll();
     } catch (e) {
       void message.error((e as Error).message);
     }
   };
 
-  const archive = async (id: string) => {
-    await api('DELETE', `/credentials/${encodeURIComponent(id)}`);
-    reloadAll();
+  const archive = async (row: CredentialWithAuth) => {
+    try {
+      await api('DELETE', `/credentials/${encodeURIComponent(row.id)}`);
+      void message.success(t('done.archived', { name: row.name }));
+      setSelected((ids) => ids.filter((id) => id !== row.id));
+      reloadAll();
+    } catch (e) {
+      void message.error((e as Error).message);
+    }
+  };
+
+  const batch = async (action: BatchAction) => {
+    const rows = (credentials.data ?? []).filter((row) => selected.includes(row.id));
+    setBatchBusy(action);
+    try {
+      const outcome = await runBatch(action, rows);
+      const text = t('done.batch', {
+        action: t(`batch.${action}`),
+        done: outcome.done.length,
+        failed: outcome.failed.length,
+        names: nameList(outcome.done),
+      });
+      if (outcome.failed.length === 0) void message.success(text);
+      else
+        void message.warning(
+          `${text} — ${outcome.failed.map((failure) => `${failure.name}: ${failure.reason}`).join('; ')}`,
+          8,
+        );
+      reloadAll();
+    } finally {
+      setBatchBusy(null);
+    }
   };
 
   return (
@@ -169,10 +211,42 @@ export function CredentialsPage() {
         </Button>
         <Typography.Text type="secondary">{t('updatedLive')}</Typography.Text>
       </Space>
+      <Space wrap style={{ marginBottom: 16, marginLeft: 16 }} data-testid="batch-bar">
+        <Typography.Text data-testid="batch-count">{t('batch.selected', { count: selected.length })}</Typography.Text>
+        <Button size="small" disabled={selected.length === 0} loading={batchBusy === 'test'} onClick={() => void batch('test')} data-testid="batch-test">
+          {t('batch.test')}
+        </Button>
+        <Popconfirm
+          title={t('confirm.batchPause', { count: selected.length })}
+          disabled={selected.length === 0}
+          onConfirm={() => batch('pause')}
+        >
+          <Button size="small" disabled={selected.length === 0} loading={batchBusy === 'pause'} data-testid="batch-pause">
+            {t('batch.pause')}
+          </Button>
+        </Popconfirm>
+        <Button size="small" disabled={selected.length === 0} loading={batchBusy === 'resume'} onClick={() => void batch('resume')} data-testid="batch-resume">
+          {t('batch.resume')}
+        </Button>
+        <Popconfirm
+          title={t('confirm.batchClear', { count: selected.length })}
+          disabled={selected.length === 0}
+          onConfirm={() => batch('clear')}
+        >
+          <Button size="small" disabled={selected.length === 0} loading={batchBusy === 'clear'} data-testid="batch-clear">
+            {t('batch.clear')}
+          </Button>
+        </Popconfirm>
+      </Space>
       {credentials.error && <Alert type="error" message={credentials.error.message} />}
       <Table<CredentialWithAuth>
         rowKey="id"
         size="middle"
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys as string[]),
+          getCheckboxProps: (row) => ({ 'aria-label': t('batch.select', { name: row.name }) }) as never,
+        }}
         loading={credentials.data === undefined && !credentials.error}
         dataSource={credentials.data ?? []}
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
@@ -181,7 +255,8 @@ export function CredentialsPage() {
           {
             title: t('col.name'),
             render: (_, row) => (
-              <div>
+              // a long name wraps within 16 em instead of widening the table
+              <div style={{ maxWidth: '16em', minWidth: '8em', overflowWrap: 'anywhere' }}>
                 <Typography.Link onClick={() => setEditing(row.id)} data-testid="credential-name">
                   {row.name}
                 </Typography.Link>
@@ -208,7 +283,22 @@ export function CredentialsPage() {
           {
             title: t('col.enabled'),
             render: (_, row) => (
-              <Switch checked={row.enabled} size="small" onChange={(checked) => void setEnabled(row.id, checked)} />
+              <Popconfirm
+                title={t('confirm.disable', { name: row.name })}
+                disabled={!row.enabled}
+                onConfirm={() => setEnabled(row, false)}
+              >
+                <Switch
+                  checked={row.enabled}
+                  size="small"
+                  aria-label={t('enabledOf', { name: row.name })}
+                  data-testid="credential-enabled"
+                  // turning on needs no confirmation; turning off stops traffic and asks first
+                  onChange={(checked) => {
+                    if (checked) void setEnabled(row, true);
+                  }}
+                />
+              </Popconfirm>
             ),
           },
           {
@@ -234,8 +324,8 @@ export function CredentialsPage() {
                 <Button size="small" onClick={() => setEditing(row.id)} data-testid="credential-edit">
                   {t('edit')}
                 </Button>
-                <Popconfirm title={t('confirmArchive')} onConfirm={() => archive(row.id)}>
-                  <Button size="small" danger>
+                <Popconfirm title={t('confirmArchive')} onConfirm={() => archive(row)}>
+                  <Button size="small" danger data-testid="credential-archive">
                     {t('archive')}
                   </Button>
                 </Popconfirm>

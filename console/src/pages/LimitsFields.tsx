@@ -83,10 +83,10 @@ export function CredentialLimitsFields() {
         {t('limits.credentialHelp')}
       </Typography.Paragraph>
       <Space size="middle" wrap align="start">
-        <Form.Item name={['limits', 'rpm_limit']} label={t('limits.rpm_limit')}>
+        <Form.Item htmlFor="credential-rpm_limit" name={['limits', 'rpm_limit']} label={t('limits.rpm_limit')}>
           <InputNumber id="credential-rpm_limit" min={1} max={10_000_000} placeholder={placeholder} {...WHOLE} />
         </Form.Item>
-        <Form.Item name={['limits', 'max_parallel_requests']} label={t('limits.max_parallel_requests')}>
+        <Form.Item htmlFor="credential-max_parallel_requests" name={['limits', 'max_parallel_requests']} label={t('limits.max_parallel_requests')}>
           <InputNumber id="credential-max_parallel_requests" min={1} max={100_000} placeholder={placeholder} {...WHOLE} />
         </Form.Item>
       </Space>

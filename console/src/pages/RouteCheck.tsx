@@ -47,6 +47,19 @@ export function explainCode(result: { reason_code?: string | null; meaning?: str
   return { meaning: result.meaning ?? known?.meaning, howToHandle: result.how_to_handle ?? known?.howToHandle };
 }
 
+/** route-core's step ids of a credential's filters, in order (there is no step 4 in a credential's trace). */
+export const CREDENTIAL_STEPS = [1, 2, 3, 5, 6] as const;
+
+/** The 0-based position of a route-core step among the five shown. */
+export function stepPosition(step: number | null | undefined): number {
+  return Math.max(0, CREDENTIAL_STEPS.indexOf((step ?? 1) as (typeof CREDENTIAL_STEPS)[number]));
+}
+
+/** A group outside the key's scope: dropped with group_filtered and no detail, never a failover candidate. */
+export function outsideScope(group: { reason?: string | null; failover_position?: number | null }): boolean {
+  return group.reason === 'group_filtered' && (group.failover_position ?? -1) < 0;
+}
+
 function GroupSteps({ group }: { group: GroupTrace }) {
   const { t } = useTranslation();
   return (
@@ -55,7 +68,9 @@ function GroupSteps({ group }: { group: GroupTrace }) {
       style={{ marginBottom: 12 }}
       title={
         <Space>
-          <Tag color={VERDICT_COLOR[group.verdict]}>{group.verdict}</Tag>
+          <Tag color={VERDICT_COLOR[group.verdict]} data-testid="trace-group-verdict">
+            {t(`routeCheck.verdict.${group.verdict}`, { defaultValue: group.verdict })}
+          </Tag>
           {group.group_name ?? group.group_id}
           <Typography.Text type="secondary">{t('routeCheck.failover', { n: group.failover_position })}</Typography.Text>
           <ReasonTag code={group.reason} />
@@ -68,7 +83,9 @@ function GroupSteps({ group }: { group: GroupTrace }) {
         <div key={credential.credential_id} style={{ marginBottom: 12 }} data-testid="trace-credential">
           <Space wrap>
             <Typography.Text strong>{credential.credential_name ?? credential.credential_id}</Typography.Text>
-            <Tag color={VERDICT_COLOR[credential.verdict]}>{credential.verdict}</Tag>
+            <Tag color={VERDICT_COLOR[credential.verdict]} data-testid="trace-credential-verdict">
+              {t(`routeCheck.verdict.${credential.verdict}`, { defaultValue: credential.verdict })}
+            </Tag>
             <ReasonTag code={credential.reason} />
             {credential.model_key && <Typography.Text code>{credential.model_key}</Typography.Text>}
             {credential.recovery_at && (
@@ -80,9 +97,10 @@ function GroupSteps({ group }: { group: GroupTrace }) {
           <Steps
             size="small"
             style={{ marginTop: 6 }}
-            current={[1, 2, 3, 5, 6].indexOf(credential.step)}
+            current={stepPosition(credential.step)}
             status={credential.verdict === 'DROPPED' ? 'error' : credential.verdict === 'NOT_EVALUATED' ? 'wait' : 'finish'}
-            items={[1, 2, 3, 5, 6].map((step) => ({ title: `${step}. ${t(`routeCheck.steps.${step}`)}` }))}
+            // the five filters of a credential, numbered 1-5 by their position (the icon shows the number)
+            items={CREDENTIAL_STEPS.map((step) => ({ title: t(`routeCheck.steps.${step}`) }))}
           />
           {credential.detail && <Typography.Text type="secondary">{credential.detail}</Typography.Text>}
         </div>
@@ -181,9 +199,15 @@ export function RouteCheckPage() {
   const [result, setResult] = useState<RouteCheckWithAdmission | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [showAllGroups, setShowAllGroups] = useState(false);
 
   const run = async () => {
     const values = await form.validateFields();
+    if (!values.access_key?.trim() && !values.access_key_id) {
+      setResult(null);
+      setError(t('routeCheck.keyRequired'));
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
@@ -205,7 +229,7 @@ export function RouteCheckPage() {
     <Space direction="vertical" style={{ width: '100%' }} size="large">
       <Typography.Paragraph type="secondary">{t('routeCheck.intro')}</Typography.Paragraph>
       <Form form={form} layout="inline" initialValues={{ protocol: 'openai_chat' }} onFinish={run}>
-        <Form.Item name="access_key" label={t('routeCheck.key')}>
+        <Form.Item htmlFor="route-check-key" name="access_key" label={t('routeCheck.key')}>
           <Input.Password id="route-check-key" style={{ width: 260 }} autoComplete="off" />
         </Form.Item>
         <Form.Item name="access_key_id" label={t('routeCheck.keyId')}>
@@ -214,7 +238,7 @@ export function RouteCheckPage() {
         <Form.Item name="protocol" label={t('routeCheck.protocol')}>
           <Select style={{ width: 180 }} options={PROTOCOLS.map((p) => ({ value: p, label: p }))} />
         </Form.Item>
-        <Form.Item name="model" label={t('routeCheck.model')}>
+        <Form.Item htmlFor="route-check-model" name="model" label={t('routeCheck.model')}>
           <Input id="route-check-model" style={{ width: 180 }} />
         </Form.Item>
         <Form.Item name="prompt" label={t('routeCheck.prompt')}>
@@ -274,9 +298,18 @@ export function RouteCheckPage() {
               {result.trace?.access_refusal ? <ReasonTag code={result.trace.access_refusal} /> : <Tag color="green">{t('routeCheck.accessOk')}</Tag>}
             </Space>
           </Card>
-          {(result.trace?.groups ?? []).map((group) => (
-            <GroupSteps key={group.group_id} group={group} />
-          ))}
+          {(result.trace?.groups ?? [])
+            .filter((group) => showAllGroups || !outsideScope(group))
+            .map((group) => (
+              <GroupSteps key={group.group_id} group={group} />
+            ))}
+          {(result.trace?.groups ?? []).some(outsideScope) && (
+            <Button type="link" onClick={() => setShowAllGroups((all) => !all)} data-testid="trace-toggle-outside">
+              {showAllGroups
+                ? t('routeCheck.hideOutside')
+                : t('routeCheck.showOutside', { count: (result.trace?.groups ?? []).filter(outsideScope).length })}
+            </Button>
+          )}
         </Card>
       )}
       <Collapse

@@ -9,6 +9,7 @@ import { usePolling } from '../hooks';
 import { NO_LIMITS, formatUsd, limitsFromForm, limitsSummary } from '../limits';
 import { teamSpend, useSpend, type SpendEntry } from '../spend';
 import { ErrorLine, HeadroomCell, LimitsFields, SpendCell } from './LimitsFields';
+import { boundsRule } from '../formErrors';
 
 export const TEAM_PAGE_SIZE = 20;
 
@@ -219,15 +220,15 @@ export function TeamsPage() {
         <ErrorLine text={formError} testId="team-form-error" />
         <Form form={form} layout="vertical">
           {!editing && (
-            <Form.Item name="id" label="id">
+            <Form.Item htmlFor="team-id" name="id" label="id">
               <Input id="team-id" placeholder="optional" />
             </Form.Item>
           )}
-          <Form.Item name="name" label={t('col.name')} rules={[{ required: true, whitespace: true }]}>
+          <Form.Item htmlFor="team-name" name="name" label={t('col.name')} rules={[{ required: true, whitespace: true }]}>
             <Input id="team-name" />
           </Form.Item>
-          <Form.Item name="weight" label={t('team.weight')} extra={t('team.weightHelp')} rules={[{ required: true }]}>
-            <InputNumber id="team-weight" min={1} max={1000} precision={0} />
+          <Form.Item htmlFor="team-weight" name="weight" label={t('team.weight')} extra={t('team.weightHelp')} rules={[{ required: true }, boundsRule('team.weight')]}>
+            <InputNumber id="team-weight" />
           </Form.Item>
           <LimitsFields idPrefix="team" />
         </Form>

@@ -204,17 +204,17 @@ export function WebhooksPage() {
         <ErrorLine text={formError} testId="webhook-form-error" />
         <Form form={form} layout="vertical">
           {!editing && (
-            <Form.Item name="id" label="id">
+            <Form.Item htmlFor="webhook-id" name="id" label="id">
               <Input id="webhook-id" placeholder="optional" />
             </Form.Item>
           )}
-          <Form.Item name="url" label="URL" extra={t('webhook.urlHelp')} rules={[{ required: true, whitespace: true }]}>
+          <Form.Item htmlFor="webhook-url" name="url" label="URL" extra={t('webhook.urlHelp')} rules={[{ required: true, whitespace: true }]}>
             <Input id="webhook-url" placeholder="https://hooks.example.com/route" />
           </Form.Item>
-          <Form.Item name="event_types" label={t('webhook.events')} rules={[{ required: true, type: 'array', min: 1 }]}>
+          <Form.Item htmlFor="webhook-events" name="event_types" label={t('webhook.events')} rules={[{ required: true, type: 'array', min: 1 }]}>
             <Select id="webhook-events" mode="multiple" options={WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: type }))} />
           </Form.Item>
-          <Form.Item
+          <Form.Item htmlFor="webhook-secret"
             name="secret"
             label={t('webhook.secret')}
             extra={editing ? t('webhook.secretKeep') : t('webhook.secretHelp')}
@@ -231,7 +231,7 @@ export function WebhooksPage() {
               ]}
             />
           </Form.Item>
-          <Form.Item name="enabled" label={t('col.enabled')} valuePropName="checked">
+          <Form.Item htmlFor="webhook-enabled" name="enabled" label={t('col.enabled')} valuePropName="checked">
             <Switch id="webhook-enabled" />
           </Form.Item>
         </Form>

@@ -228,6 +228,22 @@ final class Browser implements AutoCloseable {
         return file.getFileName().toString();
     }
 
+    /** A Chrome DevTools Protocol command (network blocking, say). */
+    java.util.Map<String, Object> cdp(String command, java.util.Map<String, Object> parameters) {
+        return driver.executeCdpCommand(command, parameters);
+    }
+
+    /** Resizes the window (the layout at a laptop's or a small screen's width). */
+    void resize(int width, int height) {
+        driver.manage().window().setSize(new Dimension(width, height));
+    }
+
+    /** A script that calls back (its last argument) when done, given up to a minute. */
+    Object asyncScript(String script, Object... arguments) {
+        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+        return driver.executeAsyncScript(script, arguments);
+    }
+
     Object script(String script, Object... arguments) {
         return driver.executeScript(script, arguments);
     }

@@ -59,9 +59,39 @@ public record FailurePolicy(
 
     /**
      * Strict parse for writes: absent fields keep their defaults, an absent or null policy is all
-     * defaults, anything out of range or of the wrong type is {@link ValidationCodes#FAILURE_POLICY}.
+     * defaults, anything out of range or of the wrong type is {@link ValidationCodes#FAILURE_POLICY},
+     * a field a policy does not have is {@code validation.unknown_field}.
      */
     public static FailurePolicy parse(JsonNode node) {
+        if (node != null && node.isObject()) {
+            java.util.Iterator<String> names = node.fieldNames();
+            while (names.hasNext()) {
+                String name = names.next();
+                if (!FIELDS.contains(name)) {
+                    // a misspelt field (cooldown_second) would otherwise leave its setting at the
+                    // default without a word: the name is echoed only when it is a plain one
+                    throw new ValidationException(
+                            UNKNOWN_FIELD,
+                            (name.matches("[A-Za-z0-9_]{1,64}") ? "unknown field failure_policy." + name + "; " : "")
+                                    + "failure_policy takes only " + String.join(", ", FIELDS));
+                }
+            }
+        }
+        return read(node);
+    }
+
+    /** The fields a policy has: any other in a write is {@code validation.unknown_field}. */
+    public static final java.util.List<String> FIELDS = java.util.List.of(
+            "retry_count",
+            "retry_interval_ms",
+            "semantic_error_threshold",
+            "cooldown_enabled",
+            "cooldown_seconds",
+            "error_status_enabled");
+
+    public static final String UNKNOWN_FIELD = "validation.unknown_field";
+
+    private static FailurePolicy read(JsonNode node) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return DEFAULTS;
         }
@@ -86,7 +116,8 @@ public record FailurePolicy(
             return DEFAULTS;
         }
         try {
-            return parse(configJson.get("failure_policy"));
+            // a stored policy is read leniently: a field this version does not know is ignored
+            return read(configJson.get("failure_policy"));
         } catch (ValidationException e) {
             return DEFAULTS;
         }

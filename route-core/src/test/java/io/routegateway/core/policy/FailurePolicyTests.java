@@ -131,4 +131,20 @@ class FailurePolicyTests {
             default -> throw new IllegalArgumentException(field);
         };
     }
+
+    @Test
+    void aMisspeltFieldIsRefusedInAWriteButIgnoredInAStoredPolicy() {
+        assertThatThrownBy(() -> FailurePolicy.parse(json("{\"cooldown_second\":60}")))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("failure_policy.cooldown_second")
+                .extracting(e -> ((ValidationException) e).code())
+                .isEqualTo("validation.unknown_field");
+        assertThatThrownBy(() -> FailurePolicy.parse(json("{\"<b>x</b>\":1}")))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageNotContaining("<b>");
+        assertThat(FailurePolicy.fromConfigJson(json(
+                                "{\"failure_policy\":{\"cooldown_seconds\":30,\"cooldown_enabled\":true,\"later\":1}}"))
+                        .cooldownSeconds())
+                .isEqualTo(30);
+    }
 }

@@ -122,4 +122,34 @@ class UnknownFieldTests {
                 .as("nothing is stored")
                 .doesNotContain(name);
     }
+
+    @Test
+    void aMisspeltFailurePolicyFieldIsRefusedNotSavedWithCooldownOff() {
+        String id = createCredential(unique("cred-policy"), "sk-policy-unknown-000000", Map.of());
+        String before = admin().get("/admin/v1/credentials/" + id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        error(
+                        admin().body(Map.of("failure_policy", Map.of("cooldown_second", 60)))
+                                .patch("/admin/v1/credentials/" + id)
+                                .then(),
+                        400,
+                        "validation.unknown_field")
+                .body("error.message", containsString("cooldown_second"));
+        assertThat(Json.MAPPER
+                        .valueToTree(admin().get("/admin/v1/credentials/" + id)
+                                .then()
+                                .statusCode(200)
+                                .extract()
+                                .as(Map.class))
+                        .path("failure_policy")
+                        .toString())
+                .as("the policy is unchanged")
+                .isEqualTo(Json.MAPPER
+                        .valueToTree(
+                                io.restassured.path.json.JsonPath.from(before).getMap("failure_policy"))
+                        .toString());
+    }
 }
