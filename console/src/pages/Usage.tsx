@@ -40,7 +40,7 @@ export function UsagePage() {
         onChange={setFilters}
         extra={
           <Form.Item label={t('usage.groupBy')}>
-            <Select value={groupBy} onChange={setGroupBy} style={{ width: 140 }} options={GROUP_BY.map((g) => ({ value: g, label: t(`usage.by.${g}`) }))} />
+            <Select aria-label={t('usage.groupBy')} value={groupBy} onChange={setGroupBy} style={{ width: 140 }} options={GROUP_BY.map((g) => ({ value: g, label: t(`usage.by.${g}`) }))} />
           </Form.Item>
         }
       />

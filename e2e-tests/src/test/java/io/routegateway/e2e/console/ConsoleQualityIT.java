@@ -146,7 +146,10 @@ class ConsoleQualityIT extends EndToEndTest {
         browser.screenshot("quality-02-error-on-failure-tab");
         replace(By.id("policy-retry-interval"), "100");
         browser.gone(By.cssSelector("[data-testid=tab-failure-error]"));
-        assertThat(fieldError("policy-retry-interval")).isEmpty();
+        // the error's text leaves with antd's fade-out: wait until it is gone
+        browser.await(
+                "the failure tab's error goes once the value changes",
+                d -> fieldError("policy-retry-interval").isEmpty() ? true : null);
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.usage.ModelPrices;
@@ -56,7 +57,8 @@ public record RequestCompleted(
         @JsonProperty("cache_write_5m_tokens") Long cacheWrite5mTokens,
         @JsonProperty("cache_write_1h_tokens") Long cacheWrite1hTokens,
         Long reasoningTokens,
-        List<AttemptStep> attemptChain) {
+        // absent rather than null when there is none: a record without a chain reads as it always did
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptStep> attemptChain) {
 
     public static final String TYPE = "request-completed.v1";
 
