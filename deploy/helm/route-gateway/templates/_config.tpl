@@ -52,6 +52,9 @@ ROUTE_UPSTREAM_HOSTS_CLEARTEXT_HOSTS: {{ . | quote }}
 {{- end }}
 {{- end }}
 ROUTE_STATE_SIGNING_KEY_ID: {{ required "state.signing.keyId is required" $v.state.signing.keyId | quote }}
+{{- with $v.state.signing.notAfter }}
+ROUTE_STATE_SIGNING_NOT_AFTER: {{ . | quote }}
+{{- end }}
 {{- end }}
 {{- if eq .component "gateway" }}
 {{- with $v.gateway.signing.publicKeys }}

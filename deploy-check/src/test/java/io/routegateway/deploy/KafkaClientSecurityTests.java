@@ -303,7 +303,7 @@ class KafkaClientSecurityTests {
         assertSecretRef(env(state, "ROUTE_STATE_SIGNING_PRIVATE_KEY"), "route-gateway-state-signing", "private-key");
         assertThat(rules.environment(state))
                 .containsEntry("ROUTE_STATE_SIGNING_KEY_ID", "k1")
-                .doesNotContainKey("ROUTE_STATE_SIGNING_PUBLIC_KEYS");
+                .doesNotContainKeys("ROUTE_STATE_SIGNING_PUBLIC_KEYS", "ROUTE_STATE_SIGNING_NOT_AFTER");
         EnvVar publicKeys = env(deployment(rules, "gateway"), "ROUTE_STATE_SIGNING_PUBLIC_KEYS");
         assertThat(publicKeys.getValueFrom().getConfigMapKeyRef().getName())
                 .isEqualTo("route-gateway-state-signing-public");
@@ -330,7 +330,8 @@ class KafkaClientSecurityTests {
                 "gateway.signing.existingSecret", "route-signing-public",
                 "gateway.signing.key", "keys",
                 "state.signing.privateKey.existingSecret", "route-signing",
-                "state.signing.keyId", "k2"));
+                "state.signing.keyId", "k2",
+                "state.signing.notAfter", "2027-06-30T00:00:00Z"));
 
         // A plain value goes into the gateway's ConfigMap like every other non-secret setting.
         assertThat(plain.environment(deployment(plain, "gateway")))
@@ -342,7 +343,11 @@ class KafkaClientSecurityTests {
                 "keys");
         Deployment state = deployment(fromSecret, "state");
         assertSecretRef(env(state, "ROUTE_STATE_SIGNING_PRIVATE_KEY"), "route-signing", "private-key");
-        assertThat(fromSecret.environment(state)).containsEntry("ROUTE_STATE_SIGNING_KEY_ID", "k2");
+        assertThat(fromSecret.environment(state))
+                .containsEntry("ROUTE_STATE_SIGNING_KEY_ID", "k2")
+                .containsEntry("ROUTE_STATE_SIGNING_NOT_AFTER", "2027-06-30T00:00:00Z");
+        assertThat(fromSecret.environment(deployment(fromSecret, "gateway")))
+                .doesNotContainKey("ROUTE_STATE_SIGNING_NOT_AFTER");
         assertThat(fromSecret.all(Renders.services())).isEmpty();
     }
 

@@ -35,6 +35,27 @@ class ManagementPortTests {
     }
 
     @Test
+    void theSigningKeysRotationDateIsExportedAsSecondsLeft() {
+        String metrics = given().get(Management.url("/metrics"))
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        Matcher series = Pattern.compile(
+                        "route_key_material_expiry_seconds\\{[^}]*material=\"state_signing_key\"[^}]*} (\\S+)")
+                .matcher(metrics);
+
+        assertThat(series.find()).as("the state-signing key's series").isTrue();
+        double secondsLeft = Double.parseDouble(series.group(1));
+        double expected = java.time.Duration.between(
+                        java.time.Instant.now(), java.time.Instant.parse("2099-01-01T00:00:00Z"))
+                .toSeconds();
+        // %test.route.state-signing.not-after; within a day of it, whatever the clock did since the start
+        assertThat(secondsLeft).isBetween(expected - 86_400, expected + 86_400);
+        assertThat(metrics).doesNotContain("material=\"kafka_truststore\"");
+    }
+
+    @Test
     void theApiPortAnswersNeitherHealthNorMetrics() {
         for (String path : new String[] {"/q/health", "/q/health/ready", "/q/health/live", "/q/metrics"}) {
             given().get(path)

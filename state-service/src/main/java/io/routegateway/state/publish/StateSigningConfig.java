@@ -1,5 +1,8 @@
 package io.routegateway.state.publish;
 
+import java.time.Instant;
+import java.util.Optional;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -20,4 +23,12 @@ public interface StateSigningConfig {
     /** Id of the key, sent in the {@code route-signature-key} header ({@code ROUTE_STATE_SIGNING_KEY_ID}). */
     @WithDefault("k1")
     String keyId();
+
+    /**
+     * The end of this key's cryptoperiod ({@code ROUTE_STATE_SIGNING_NOT_AFTER}, an ISO-8601 instant such as
+     * {@code 2027-06-30T00:00:00Z}): an Ed25519 key carries no date of its own, so the operator states by when
+     * it is to be rotated. Exported as {@code route_key_material_expiry_seconds{material="state_signing_key"}},
+     * which the alerts watch; unset, no series.
+     */
+    Optional<Instant> notAfter();
 }

@@ -19,6 +19,11 @@ class StateSignerProducerTests {
             public String keyId() {
                 return keyId;
             }
+
+            @Override
+            public java.util.Optional<java.time.Instant> notAfter() {
+                return java.util.Optional.empty();
+            }
         };
     }
 
