@@ -19,6 +19,13 @@ public final class SseParser {
     /** A single line longer than this is hostile input, not SSE. */
     public static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
 
+    /**
+     * One event's {@code data}, all its lines together, longer than this (in characters) is hostile input too:
+     * without it an upstream could send short {@code data:} lines and never the blank line that ends the event,
+     * and the bridge would hold them all.
+     */
+    public static final int MAX_EVENT_CHARS = 16 * 1024 * 1024;
+
     private byte[] pending = new byte[0];
     private int pendingLength;
     private String event;
@@ -101,6 +108,9 @@ public final class SseParser {
         if (field.equals("event")) {
             event = value;
         } else if (field.equals("data")) {
+            if (data != null && data.length() + 1 + value.length() > MAX_EVENT_CHARS) {
+                throw new BridgeException("SSE event longer than " + MAX_EVENT_CHARS + " characters");
+            }
             if (data == null) {
                 data = new StringBuilder(value);
             } else {

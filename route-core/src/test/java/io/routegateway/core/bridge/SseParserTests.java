@@ -73,6 +73,37 @@ class SseParserTests {
     }
 
     @Test
+    void anEventOfShortLinesThatNeverEndsIsRefusedAtTheEventCap() {
+        SseParser parser = new SseParser();
+        // 1 MB lines well under the line cap, and never the blank line that would dispatch them
+        String line = "data: " + "y".repeat(1024 * 1024 - 7) + "\n";
+        byte[] chunk = line.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int fed = 0;
+        try {
+            while (fed <= SseParser.MAX_EVENT_CHARS / (chunk.length - 7) + 1) {
+                assertThat(parser.feed(chunk)).isEmpty();
+                fed++;
+            }
+        } catch (BridgeException refused) {
+            assertThat(refused).hasMessageContaining("SSE event longer than");
+            assertThat(fed).isBetween(15, 16);
+            return;
+        }
+        throw new AssertionError("an event of " + fed + " MB was held");
+    }
+
+    @Test
+    void anEventJustUnderTheCapIsDispatched() {
+        SseParser parser = new SseParser();
+        String half = "z".repeat(SseParser.MAX_EVENT_CHARS / 2 - 1);
+
+        List<SseEvent> events = parser.feed("data: " + half + "\ndata: " + half + "\n\n");
+
+        assertThat(events).hasSize(1);
+        assertThat(events.get(0).data()).hasSize(SseParser.MAX_EVENT_CHARS - 1);
+    }
+
+    @Test
     void wireFormSplitsMultiLineDataAndRoundTrips() {
         SseEvent event = new SseEvent("x", "a\nb");
         assertThat(event.wire()).isEqualTo("event: x\ndata: a\ndata: b\n\n");
