@@ -1,141 +1,54 @@
 package io.routegateway.core.telemetry;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Stores made by the JDK's own keytool, the way operators and cert-manager make them. */
+/**
+ * Stores made once by the JDK's keytool, the way operators and cert-manager make them (test resources
+ * {@code keymaterial/}): {@code client.p12} holds a key whose certificate ends 2026-01-31, {@code ca.pem} a CA
+ * ending 2027-02-05, {@code trust.jks} both as trusted entries. Password {@value #PASSWORD}.
+ */
 class KeyMaterialExpiryTests {
 
-    private static final String PASSWORD = "s3cret-store-pass";
-
-    @TempDir
-    static Path dir;
-
-    private static Path keyStore;
-    private static Path trustStore;
-    private static String leafPem;
-    private static String caPem;
-
-    @BeforeAll
-    static void makeStores() throws Exception {
-        keyStore = dir.resolve("client.p12");
-        // a client key that lapses in 30 days, and a CA that lapses in 400
-        keytool(
-                "-genkeypair",
-                "-alias",
-                "client",
-                "-keyalg",
-                "EC",
-                "-groupname",
-                "secp256r1",
-                "-dname",
-                "CN=client",
-                "-validity",
-                "30",
-                "-keystore",
-                keyStore.toString(),
-                "-storetype",
-                "PKCS12",
-                "-storepass",
-                PASSWORD,
-                "-keypass",
-                PASSWORD);
-        Path caStore = dir.resolve("ca.p12");
-        keytool(
-                "-genkeypair",
-                "-alias",
-                "ca",
-                "-keyalg",
-                "EC",
-                "-groupname",
-                "secp256r1",
-                "-dname",
-                "CN=ca",
-                "-validity",
-                "400",
-                "-keystore",
-                caStore.toString(),
-                "-storetype",
-                "PKCS12",
-                "-storepass",
-                PASSWORD,
-                "-keypass",
-                PASSWORD);
-        leafPem = keytool(
-                "-exportcert", "-rfc", "-alias", "client", "-keystore", keyStore.toString(), "-storepass", PASSWORD);
-        caPem = keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", caStore.toString(), "-storepass", PASSWORD);
-        trustStore = dir.resolve("trust.jks");
-        Files.writeString(dir.resolve("ca.pem"), caPem);
-        Files.writeString(dir.resolve("client.pem"), leafPem);
-        for (String alias : List.of("ca", "client")) {
-            keytool(
-                    "-importcert",
-                    "-noprompt",
-                    "-alias",
-                    alias,
-                    "-file",
-                    dir.resolve(alias + ".pem").toString(),
-                    "-keystore",
-                    trustStore.toString(),
-                    "-storetype",
-                    "JKS",
-                    "-storepass",
-                    PASSWORD);
-        }
-    }
+    private static final String PASSWORD = "fixture-store-pass";
+    private static final Instant CLIENT_ENDS = Instant.parse("2026-01-31T00:00:00Z");
+    private static final Instant CA_ENDS = Instant.parse("2027-02-05T00:00:00Z");
 
     @Test
     void aPemBundleCountsEveryCertificateAndSkipsItsPrivateKey() {
         String bundle =
                 "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIB0Ag2c4mVh2wqQ9pW2x1A==\n-----END PRIVATE KEY-----\n"
-                        + caPem + leafPem;
+                        + text("ca.pem") + text("client.pem");
 
         List<Instant> ends = KeyMaterialExpiry.notAfters(bundle.getBytes(StandardCharsets.US_ASCII), "pem", null);
 
-        assertThat(ends).hasSize(2);
-        assertThat(Duration.between(Instant.now(), ends.get(0)).toDays()).isBetween(398L, 400L);
-        assertThat(Duration.between(Instant.now(), ends.get(1)).toDays()).isBetween(28L, 30L);
+        assertThat(ends).containsExactly(CA_ENDS, CLIENT_ENDS);
     }
 
     @Test
-    void theSoonestCertificateOfAStoreIsWhatIsLeft() throws IOException {
-        List<Instant> ends = KeyMaterialExpiry.notAfters(Files.readAllBytes(trustStore), "JKS", PASSWORD.toCharArray());
-        Instant now = Instant.now();
+    void theSoonestCertificateOfAStoreIsWhatIsLeft() {
+        List<Instant> ends = KeyMaterialExpiry.notAfters(bytes("trust.jks"), "JKS", PASSWORD.toCharArray());
+        Instant now = Instant.parse("2026-01-21T00:00:00Z");
 
-        double left = KeyMaterialExpiry.secondsLeft(ends, now).orElseThrow();
-
-        assertThat(ends).hasSize(2);
-        assertThat(left)
-                .isEqualTo(Duration.between(
-                                        now,
-                                        ends.stream().min(Instant::compareTo).orElseThrow())
-                                .toMillis()
-                        / 1000.0);
-        assertThat(left / 86_400).isBetween(28.0, 30.0);
+        assertThat(ends).containsExactlyInAnyOrder(CA_ENDS, CLIENT_ENDS);
+        assertThat(KeyMaterialExpiry.secondsLeft(ends, now)).hasValue(10 * 86_400.0);
     }
 
     @Test
-    void aPkcs12KeyStoreCountsItsKeysChain() throws IOException {
-        List<Instant> ends =
-                KeyMaterialExpiry.notAfters(Files.readAllBytes(keyStore), "PKCS12", PASSWORD.toCharArray());
-
-        assertThat(ends).hasSize(1);
-        assertThat(Duration.between(Instant.now(), ends.get(0)).toDays()).isBetween(28L, 30L);
+    void aPkcs12KeyStoreCountsItsKeysChain() {
+        assertThat(KeyMaterialExpiry.notAfters(bytes("client.p12"), "PKCS12", PASSWORD.toCharArray()))
+                .containsExactly(CLIENT_ENDS);
     }
 
     @Test
@@ -143,13 +56,13 @@ class KeyMaterialExpiryTests {
         Instant now = Instant.parse("2026-12-06T12:00:00Z");
         List<Instant> ends = List.of(now.minus(3, ChronoUnit.DAYS), now.plus(5, ChronoUnit.DAYS));
 
-        assertThat(KeyMaterialExpiry.secondsLeft(ends, now).orElseThrow()).isEqualTo(-3 * 86_400.0);
+        assertThat(KeyMaterialExpiry.secondsLeft(ends, now)).hasValue(-3 * 86_400.0);
         assertThat(KeyMaterialExpiry.secondsLeft(List.of(), now)).isEmpty();
     }
 
     @Test
-    void aWrongPasswordOrAStoreOfAnotherTypeIsRefusedWithoutThePasswordInTheMessage() throws IOException {
-        byte[] p12 = Files.readAllBytes(keyStore);
+    void aWrongPasswordOrAStoreOfAnotherTypeIsRefusedWithoutThePasswordInTheMessage() {
+        byte[] p12 = bytes("client.p12");
 
         assertThatThrownBy(() -> KeyMaterialExpiry.notAfters(p12, "PKCS12", "wrong-pass-XYZ".toCharArray()))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -180,14 +93,16 @@ class KeyMaterialExpiryTests {
                 .isTrue();
     }
 
-    private static String keytool(String... args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("keytool %s: %s", args[0], output).isZero();
-        return output;
+    private static byte[] bytes(String name) {
+        try (InputStream in = KeyMaterialExpiryTests.class.getResourceAsStream("/keymaterial/" + name)) {
+            assertThat(in).as(name).isNotNull();
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String text(String name) {
+        return new String(bytes(name), StandardCharsets.US_ASCII);
     }
 }

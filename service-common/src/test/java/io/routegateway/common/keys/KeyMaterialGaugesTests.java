@@ -1,5 +1,7 @@
 package io.routegateway.common.keys;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,10 +9,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -18,52 +18,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
-/** The gauge over the Kafka client's real stores (made by keytool) and a service's own key material. */
+/** The gauge over the Kafka client's real stores (fixtures made by keytool) and a service's own key material. */
 class KeyMaterialGaugesTests {
 
-    private static final String PASSWORD = "store-pass-7Q";
+    private static final String PASSWORD = "fixture-store-pass";
 
     @TempDir
     Path dir;
 
     @Test
     void eachConfiguredStoreAndSourceHasASeriesOfSecondsUntilItsSoonestCertificateLapses() throws Exception {
-        Path keyStore = dir.resolve("user.p12");
-        keytool(
-                "-genkeypair",
-                "-alias",
-                "user",
-                "-keyalg",
-                "EC",
-                "-groupname",
-                "secp256r1",
-                "-dname",
-                "CN=user",
-                "-validity",
-                "20",
-                "-keystore",
-                keyStore.toString(),
-                "-storetype",
-                "PKCS12",
-                "-storepass",
-                PASSWORD,
-                "-keypass",
-                PASSWORD);
-        Path trustPem = dir.resolve("ca.crt");
-        Files.writeString(
-                trustPem,
-                keytool(
-                        "-exportcert",
-                        "-rfc",
-                        "-alias",
-                        "user",
-                        "-keystore",
-                        keyStore.toString(),
-                        "-storepass",
-                        PASSWORD));
-        Instant rotateBy = Instant.now().plus(Duration.ofDays(90));
-        MutableClock clock = new MutableClock(Instant.now());
+        // fixtures made by keytool: client.p12 / client.pem end 2026-01-31, renewed.pem 2026-08-08
+        Path keyStore = copy("client.p12");
+        Path trustPem = copy("client.pem");
+        Instant rotateBy = Instant.parse("2026-04-01T00:00:00Z");
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-21T00:00:00Z"));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
         KeyMaterialGauges.registerAll(
@@ -82,51 +53,20 @@ class KeyMaterialGaugesTests {
                 clock,
                 List.of(source("state_signing_key", rotateBy), source("unconfigured", null)));
 
-        assertThat(days(registry, "kafka_truststore")).isBetween(19.0, 20.0);
-        assertThat(days(registry, "kafka_keystore")).isBetween(19.0, 20.0);
-        assertThat(days(registry, "state_signing_key")).isBetween(89.9, 90.0);
+        assertThat(days(registry, "kafka_truststore")).isEqualTo(10.0);
+        assertThat(days(registry, "kafka_keystore")).isEqualTo(10.0);
+        assertThat(days(registry, "state_signing_key")).isEqualTo(70.0);
         assertThat(registry.find("route.key.material.expiry.seconds")
                         .tag("material", "unconfigured")
                         .gauge())
                 .isNull();
 
         // renewed in place (cert-manager rewrites the mounted file): the next reading after ten minutes sees it
-        Path renewed = dir.resolve("renewed.p12");
-        keytool(
-                "-genkeypair",
-                "-alias",
-                "user",
-                "-keyalg",
-                "EC",
-                "-groupname",
-                "secp256r1",
-                "-dname",
-                "CN=user",
-                "-validity",
-                "200",
-                "-keystore",
-                renewed.toString(),
-                "-storetype",
-                "PKCS12",
-                "-storepass",
-                PASSWORD,
-                "-keypass",
-                PASSWORD);
-        Files.writeString(
-                trustPem,
-                keytool(
-                        "-exportcert",
-                        "-rfc",
-                        "-alias",
-                        "user",
-                        "-keystore",
-                        renewed.toString(),
-                        "-storepass",
-                        PASSWORD));
+        Files.write(trustPem, resource("renewed.pem"));
         clock.advance(Duration.ofMinutes(5));
-        assertThat(days(registry, "kafka_truststore")).isBetween(19.0, 20.0);
+        assertThat(days(registry, "kafka_truststore")).isCloseTo(10.0, within(0.01));
         clock.advance(Duration.ofMinutes(5));
-        assertThat(days(registry, "kafka_truststore")).isBetween(199.0, 200.0);
+        assertThat(days(registry, "kafka_truststore")).isCloseTo(199.0, within(0.01));
 
         // a store that can no longer be read is NaN, not a stale figure
         Files.write(trustPem, "not a certificate".getBytes(StandardCharsets.US_ASCII));
@@ -174,15 +114,17 @@ class KeyMaterialGaugesTests {
         return new SmallRyeConfigBuilder().withDefaultValues(values).build();
     }
 
-    private static String keytool(String... args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("keytool %s: %s", args[0], output).isZero();
-        return output;
+    private Path copy(String name) throws IOException {
+        Path file = dir.resolve(name);
+        Files.write(file, resource(name));
+        return file;
+    }
+
+    private static byte[] resource(String name) throws IOException {
+        try (InputStream in = KeyMaterialGaugesTests.class.getResourceAsStream("/keymaterial/" + name)) {
+            assertThat(in).as(name).isNotNull();
+            return in.readAllBytes();
+        }
     }
 
     private static final class MutableClock extends Clock {
