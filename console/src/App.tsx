@@ -27,9 +27,13 @@ const PAGE_COMPONENTS = {
 const PAGES = ['overview', 'credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings', 'audit'] as const;
 type PageName = (typeof PAGES)[number];
 
-function pageFromHash(): PageName {
-  const name = window.location.hash.replace(/^#\/?/, '');
-  return (PAGES as readonly string[]).includes(name) ? (name as PageName) : 'credentials';
+/** The landing page: after sign-in and at `/` (or an unknown route) the console opens on the overview. */
+export const LANDING_PAGE: PageName = 'overview';
+
+/** The page a URL's hash names (`#/credentials`); the landing page for none or an unknown one. */
+export function pageFromHash(hash: string = window.location.hash): PageName {
+  const name = hash.replace(/^#\/?/, '');
+  return (PAGES as readonly string[]).includes(name) ? (name as PageName) : LANDING_PAGE;
 }
 
 function renderPage(page: PageName) {
@@ -92,7 +96,7 @@ function Login({ onSignedIn }: { onSignedIn: () => void }) {
 export function App() {
   const { t, i18n } = useTranslation();
   const [signedIn, setSignedIn] = useState(() => currentToken() !== null);
-  const [page, setPage] = useState<PageName>(pageFromHash);
+  const [page, setPage] = useState<PageName>(() => pageFromHash());
   // below antd's lg breakpoint (992 px) the menu is a drawer over the page, opened from the header,
   // so it neither covers the page's first button nor squeezes the page
   const [narrow, setNarrow] = useState(false);

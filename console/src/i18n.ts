@@ -149,6 +149,11 @@ export const resources = {
           '友情提醒：当前中转站似乎对项目存在关键词检测，您的项目可能存在敏感词，也不排除是中转站误判。',
         budget_pool: '友情提醒：当前中转站公共池额度耗尽，并非你个人额度耗尽，请等待下一次公共池补充额度。',
       },
+      traffic: {
+        counts: '最近 1 小时：{{requests}} 个请求，{{failures}} 个失败',
+        none: '最近 1 小时没有请求',
+        mean: '最近 1 小时平均延迟 {{ms}} ms',
+      },
       col: {
         name: '名称',
         platform: '平台',
@@ -172,6 +177,8 @@ export const resources = {
         tokensOut: '输出 tokens',
         cost: '费用 (USD)',
         expires: '过期时间',
+        successRate: '成功率 (1 小时)',
+        latency: '延迟 p50 / p95 (1 小时)',
         protocols: '协议',
         prefix: '前缀',
         exposedModels: '开放模型',
@@ -679,6 +686,11 @@ export const resources = {
         budget_pool:
           "Heads-up: the relay's shared pool is out of credit, not your personal quota. Wait for the pool to be topped up.",
       },
+      traffic: {
+        counts: 'Last hour: {{requests}} requests, {{failures}} failed',
+        none: 'No requests in the last hour',
+        mean: 'Mean latency in the last hour: {{ms}} ms',
+      },
       col: {
         name: 'Name',
         platform: 'Platform',
@@ -702,6 +714,8 @@ export const resources = {
         tokensOut: 'Output tokens',
         cost: 'Cost (USD)',
         expires: 'Expires',
+        successRate: 'Success (1 h)',
+        latency: 'Latency p50 / p95 (1 h)',
         protocols: 'Protocols',
         prefix: 'Prefix',
         exposedModels: 'Exposed models',

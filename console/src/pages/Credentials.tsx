@@ -12,6 +12,14 @@ import {
 import { runBatch, nameList, type BatchAction } from '../batch';
 import { authUnavailable, modelDisplayName, statusColor, statusTag } from '../health';
 import { useNow, usePolling } from '../hooks';
+import {
+  CREDENTIAL_TRAFFIC_WINDOW,
+  latencyText,
+  successRateText,
+  trafficById,
+  type CredentialTrafficEntry,
+  type CredentialTrafficView,
+} from '../credentialTraffic';
 import { CredentialDrawer } from './CredentialDrawer';
 
 /** A countdown measured on the browser's clock from the moment the answer arrived. */
@@ -137,11 +145,42 @@ export function AuthUnavailableTag({ credential }: { credential: Pick<Credential
   );
 }
 
+/** Success rate over the last hour, with the counts behind it on hover and focus. */
+export function SuccessRateCell({ traffic }: { traffic: CredentialTrafficEntry | undefined }) {
+  const { t } = useTranslation();
+  const text = successRateText(traffic);
+  const title = traffic
+    ? t('traffic.counts', { requests: traffic.requests, failures: traffic.failures })
+    : t('traffic.none');
+  const low = traffic !== undefined && traffic.requests > 0 && traffic.success_rate < 0.9;
+  return (
+    <span title={title} data-testid="credential-success-rate" style={low ? { color: '#cf1322' } : undefined}>
+      {text}
+    </span>
+  );
+}
+
+/** Latency p50 / p95 over the last hour (histogram bucket bounds), the mean on hover. */
+export function LatencyCell({ traffic }: { traffic: CredentialTrafficEntry | undefined }) {
+  const { t } = useTranslation();
+  const title = traffic ? t('traffic.mean', { ms: traffic.mean_latency_ms }) : t('traffic.none');
+  return (
+    <span title={title} data-testid="credential-latency" style={{ whiteSpace: 'nowrap' }}>
+      {latencyText(traffic)}
+    </span>
+  );
+}
+
 export function CredentialsPage() {
   const { t } = useTranslation();
   const credentials = usePolling(() => api<CredentialWithAuth[]>('GET', '/credentials'));
   const health = usePolling(() => api<PoolHealthView>('GET', '/health'));
   const groups = usePolling(() => api<GroupView[]>('GET', '/groups'), 15000);
+  const traffic = usePolling(
+    () => api<CredentialTrafficView>('GET', `/overview/credentials?window=${CREDENTIAL_TRAFFIC_WINDOW}`),
+    30000,
+  );
+  const trafficByCredential = useMemo(() => trafficById(traffic.data), [traffic.data]);
   const [editing, setEditing] = useState<string | null | undefined>(undefined);
 
   const healthById = useMemo(() => {
@@ -316,6 +355,14 @@ export function CredentialsPage() {
                 </Space>
               );
             },
+          },
+          {
+            title: t('col.successRate'),
+            render: (_, row) => <SuccessRateCell traffic={trafficByCredential.get(row.id)} />,
+          },
+          {
+            title: t('col.latency'),
+            render: (_, row) => <LatencyCell traffic={trafficByCredential.get(row.id)} />,
           },
           {
             title: t('col.actions'),

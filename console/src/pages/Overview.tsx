@@ -17,6 +17,7 @@ function MinuteBars({ values, label, testId }: { values: { at: string; value: nu
         {values.map((v, i) => (
           <Tooltip key={v.at} title={`${new Date(v.at).toLocaleTimeString()} · ${v.value}`}>
             <div
+              role="img"
               aria-label={`${new Date(v.at).toLocaleTimeString()}: ${v.value}`}
               style={{ flex: 1, minWidth: 2, height: `${Math.max(2, heights[i] * 100)}%`, background: v.value > 0 ? '#1677ff' : '#e5e5e5' }}
             />

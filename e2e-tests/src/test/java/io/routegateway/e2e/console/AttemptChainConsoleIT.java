@@ -5,12 +5,8 @@ import java.time.Duration;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.routegateway.demo.Behaviour;
 import io.routegateway.demo.Behaviour.Mode;
-import io.routegateway.e2e.support.EndToEndTest;
 import io.routegateway.e2e.support.Http;
 import io.routegateway.e2e.support.Pool;
-import io.routegateway.e2e.support.RouteSystem;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -23,27 +19,10 @@ import static org.awaitility.Awaitility.await;
  * (two same-credential retries and a failover on the throttled account, then the success on the
  * other) with their statuses; and the overview's numbers move under traffic.
  */
-class AttemptChainConsoleIT extends EndToEndTest {
+class AttemptChainConsoleIT extends ConsoleTest {
 
     private static final String SOL = "gpt-5.6-sol";
     private static final String UPSTREAM_SOL = "upstream-sol";
-
-    private Browser browser;
-
-    @BeforeEach
-    void startBrowser() {
-        assertThat(Browser.available())
-                .as("%s and %s (apt-get install chromium chromium-driver)", Browser.CHROMIUM, Browser.CHROMEDRIVER)
-                .isTrue();
-        browser = new Browser();
-    }
-
-    @AfterEach
-    void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     @Test
     void theReadmeFailoverShowsItsFourAttemptsInTheRequestDetail() {
@@ -117,16 +96,5 @@ class AttemptChainConsoleIT extends EndToEndTest {
         assertThat(browser.visible(By.cssSelector("[data-testid=overview-p50]")).getText())
                 .contains("ms");
         browser.screenshot("21-overview-under-traffic");
-    }
-
-    private String consoleUrl() {
-        return system.state().baseUrl() + "/console/";
-    }
-
-    private void signIn() {
-        browser.open(consoleUrl() + "#/credentials");
-        browser.type(By.id("admin-token"), RouteSystem.ADMIN_TOKEN);
-        browser.click(By.id("sign-in"));
-        browser.visible(By.cssSelector("[data-testid=credential-create]"));
     }
 }

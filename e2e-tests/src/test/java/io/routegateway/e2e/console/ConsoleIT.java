@@ -6,12 +6,9 @@ import java.util.List;
 import io.routegateway.demo.Behaviour;
 import io.routegateway.demo.Behaviour.Mode;
 import io.routegateway.demo.DemoUpstream;
-import io.routegateway.e2e.support.EndToEndTest;
 import io.routegateway.e2e.support.Http;
 import io.routegateway.e2e.support.Pool;
 import io.routegateway.e2e.support.RouteSystem;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -25,7 +22,7 @@ import static org.awaitility.Awaitility.await;
  * from an upstream rendered as text, and both languages. Screenshots land in
  * {@code e2e-tests/target/console-screenshots}.
  */
-class ConsoleIT extends EndToEndTest {
+class ConsoleIT extends ConsoleTest {
 
     private static final String SOL = "gpt-5.6-sol";
     private static final String GLM = "glm-5.3";
@@ -33,23 +30,6 @@ class ConsoleIT extends EndToEndTest {
     private static final String UPSTREAM_GLM = "upstream-glm";
     /** Long enough that the cooldown is still running while the browser looks at it. */
     private static final int COOLDOWN_SECONDS = 600;
-
-    private Browser browser;
-
-    @BeforeEach
-    void startBrowser() {
-        assertThat(Browser.available())
-                .as("%s and %s (apt-get install chromium chromium-driver)", Browser.CHROMIUM, Browser.CHROMEDRIVER)
-                .isTrue();
-        browser = new Browser();
-    }
-
-    @AfterEach
-    void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     @Test
     void theOutageTimelineInTheConsoleFromTheBadgesToClearingTheModel() {
@@ -278,17 +258,6 @@ class ConsoleIT extends EndToEndTest {
         browser.click(By.id("sign-in"));
         browser.visible(By.cssSelector("[data-testid=login-error]"));
         browser.screenshot("09-sign-in-refused");
-    }
-
-    private String consoleUrl() {
-        return system.state().baseUrl() + "/console/";
-    }
-
-    private void signIn() {
-        browser.open(consoleUrl());
-        browser.type(By.id("admin-token"), RouteSystem.ADMIN_TOKEN);
-        browser.click(By.id("sign-in"));
-        browser.visible(By.cssSelector("[data-testid=credential-create]"));
     }
 
     private static By inRow(String credentialId, String testId) {

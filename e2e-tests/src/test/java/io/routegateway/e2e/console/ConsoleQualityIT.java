@@ -7,11 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-import io.routegateway.e2e.support.EndToEndTest;
 import io.routegateway.e2e.support.Pool;
-import io.routegateway.e2e.support.RouteSystem;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 
@@ -22,36 +18,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  * time), the favicon, conditional polling, and an open page surviving an upgrade that removed the
  * chunks it was built with.
  */
-class ConsoleQualityIT extends EndToEndTest {
-
-    private Browser browser;
-
-    @BeforeEach
-    void startBrowser() {
-        assertThat(Browser.available())
-                .as("%s and %s (apt-get install chromium chromium-driver)", Browser.CHROMIUM, Browser.CHROMEDRIVER)
-                .isTrue();
-        browser = new Browser();
-    }
-
-    @AfterEach
-    void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
+class ConsoleQualityIT extends ConsoleTest {
 
     @Test
     void theFirstPageIsSplitCompressedAndHasAFavicon() {
         browser.open(consoleUrl());
         browser.visible(By.id("admin-token"));
         Object loginFigures = browser.script(FIGURES);
-        signIn();
-        Object credentialsFigures = browser.script(FIGURES);
+        // signing in at / lands on the overview
+        signInHere();
+        browser.visible(By.cssSelector("[data-testid=overview]"));
+        browser.visible(By.cssSelector(".ant-menu-item-selected [data-testid=nav-overview]"));
+        Object overviewFigures = browser.script(FIGURES);
         System.out.println("console first paint and JS transferred, login page: " + loginFigures);
-        System.out.println("console first paint and JS transferred, credentials page: " + credentialsFigures);
+        System.out.println("console first paint and JS transferred, overview (landing) page: " + overviewFigures);
         @SuppressWarnings("unchecked")
-        Map<String, Object> figures = (Map<String, Object>) credentialsFigures;
+        Map<String, Object> figures = (Map<String, Object>) overviewFigures;
         assertThat(((Number) figures.get("scripts")).intValue())
                 .as("the bundle is split: more than one script")
                 .isGreaterThan(1);
@@ -62,8 +44,10 @@ class ConsoleQualityIT extends EndToEndTest {
         List<String> scripts = (List<String>) figures.get("names");
         assertThat(scripts)
                 .as("other pages' chunks are not loaded")
-                .noneMatch(
-                        name -> name.contains("/Groups-") || name.contains("/RouteCheck-") || name.contains("/Usage-"));
+                .noneMatch(name -> name.contains("/Groups-")
+                        || name.contains("/RouteCheck-")
+                        || name.contains("/Usage-")
+                        || name.contains("/Credentials-"));
         assertThat(browser.script("var l=document.querySelector('link[rel=icon]');"
                         + "return l ? fetch(l.href).then(r => r.status) : 0"))
                 .as("the favicon is served")
@@ -265,6 +249,50 @@ class ConsoleQualityIT extends EndToEndTest {
     }
 
     @Test
+    void routeCheckForAOneGroupKeyShowsThatGroupAndTheToggleShowsTheRest() {
+        Pool pool = Pool.create(system);
+        String scoped = pool.credential("scoped", c -> c.priority(0).map("gpt-5.6-sol", "upstream-sol"));
+        String elsewhere = pool.credential("elsewhere", c -> c.priority(0).map("gpt-5.6-sol", "upstream-sol"));
+        String group = pool.group("scoped", scoped);
+        pool.group("elsewhere", elsewhere);
+        String key = pool.accessKey(group);
+        pool.awaitVisible(key);
+        signIn();
+        browser.open(consoleUrl() + "#/routeCheck");
+        browser.type(By.id("route-check-key"), key);
+        browser.type(By.id("route-check-model"), "gpt-5.6-sol");
+        browser.click(By.id("route-check-run"));
+        browser.withText(By.cssSelector("[data-testid=route-check-decision]"), "已选中");
+        By groups = By.cssSelector("[data-testid=trace-group]");
+        List<String> shown = browser.all(groups).stream()
+                .filter(org.openqa.selenium.WebElement::isDisplayed)
+                .map(org.openqa.selenium.WebElement::getText)
+                .toList();
+        assertThat(shown).as("only the key's group by default").hasSize(1);
+        assertThat(shown.get(0)).contains("e2e scoped").doesNotContain("group_filtered");
+        browser.screenshot("quality-07-route-check-one-group");
+
+        browser.click(By.cssSelector("[data-testid=trace-toggle-outside]"));
+        List<String> all = browser.await("the toggle shows the groups outside the key's scope", d -> {
+            List<String> texts = d.findElements(groups).stream()
+                    .filter(org.openqa.selenium.WebElement::isDisplayed)
+                    .map(org.openqa.selenium.WebElement::getText)
+                    .toList();
+            return texts.size() > 1 ? texts : null;
+        });
+        assertThat(all).anyMatch(text -> text.contains("e2e elsewhere") && text.contains("group_filtered"));
+        browser.click(By.cssSelector("[data-testid=trace-toggle-outside]"));
+        browser.await(
+                "the toggle hides them again",
+                d -> d.findElements(groups).stream()
+                                        .filter(org.openqa.selenium.WebElement::isDisplayed)
+                                        .count()
+                                == 1
+                        ? true
+                        : null);
+    }
+
+    @Test
     void focusOpensWhatHoverOpens() {
         Pool pool = Pool.create(system);
         String primary =
@@ -335,6 +363,7 @@ class ConsoleQualityIT extends EndToEndTest {
 
     /** The console's pages, as App.tsx names them in the URL. */
     private static final List<String> PAGES = List.of(
+            "overview",
             "credentials",
             "groups",
             "teams",
@@ -344,7 +373,8 @@ class ConsoleQualityIT extends EndToEndTest {
             "usage",
             "health",
             "webhooks",
-            "settings");
+            "settings",
+            "audit");
 
     private static final Path AXE = Path.of("..", "console", "node_modules", "axe-core", "axe.min.js");
 
@@ -406,15 +436,4 @@ class ConsoleQualityIT extends EndToEndTest {
             + " domContentLoadedMs: nav ? Math.round(nav.domContentLoadedEventEnd) : -1,"
             + " scripts: js.length, jsTransferred: js.reduce((s, e) => s + e.transferSize, 0),"
             + " jsDecoded: js.reduce((s, e) => s + e.decodedBodySize, 0), names: js.map(e => e.name)};";
-
-    private String consoleUrl() {
-        return system.state().baseUrl() + "/console/";
-    }
-
-    private void signIn() {
-        browser.open(consoleUrl());
-        browser.type(By.id("admin-token"), RouteSystem.ADMIN_TOKEN);
-        browser.click(By.id("sign-in"));
-        browser.visible(By.cssSelector("[data-testid=credential-create]"));
-    }
 }

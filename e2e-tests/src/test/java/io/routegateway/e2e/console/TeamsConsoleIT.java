@@ -2,11 +2,7 @@ package io.routegateway.e2e.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.routegateway.e2e.support.EndToEndTest;
 import io.routegateway.e2e.support.Http;
-import io.routegateway.e2e.support.RouteSystem;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -20,24 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key and budget, and its delete refused with {@code team.has_keys} while it owns the key, then
  * allowed once the key has left it. Screenshots land in {@code e2e-tests/target/console-screenshots}.
  */
-class TeamsConsoleIT extends EndToEndTest {
-
-    private Browser browser;
-
-    @BeforeEach
-    void startBrowser() {
-        assertThat(Browser.available())
-                .as("%s and %s (apt-get install chromium chromium-driver)", Browser.CHROMIUM, Browser.CHROMEDRIVER)
-                .isTrue();
-        browser = new Browser();
-    }
-
-    @AfterEach
-    void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
+class TeamsConsoleIT extends ConsoleTest {
 
     @Test
     void aTeamWithLimitsGetsAKeyAndCannotBeDeletedWhileItOwnsIt() {
@@ -178,16 +157,5 @@ class TeamsConsoleIT extends EndToEndTest {
 
     private static By inTeamRow(String teamId, String testId) {
         return By.cssSelector("tr[data-team-id='" + teamId + "'] [data-testid=" + testId + "]");
-    }
-
-    private String consoleUrl() {
-        return system.state().baseUrl() + "/console/";
-    }
-
-    private void signIn() {
-        browser.open(consoleUrl());
-        browser.type(By.id("admin-token"), RouteSystem.ADMIN_TOKEN);
-        browser.click(By.id("sign-in"));
-        browser.visible(By.cssSelector("[data-testid=credential-create]"));
     }
 }

@@ -89,6 +89,7 @@ public final class AdminEndpoints {
         read(rows, BASE + "/requests", "requests", READERS);
         read(rows, BASE + "/requests/{request_id}", "requests", READERS);
         read(rows, BASE + "/overview", "usage", READERS);
+        read(rows, BASE + "/overview/credentials", "usage", READERS);
         // route check answers without changing anything
         rows.add(new AdminEndpoint("POST", BASE + "/route-check", READERS, TeamScope.NONE, false, "route-check"));
         // API tokens: a caller manages the tokens within its own rights (the resource confines it)
