@@ -9,7 +9,6 @@ import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.routegateway.core.usage.CredentialTraffic;
-import io.routegateway.core.usage.LatencyHistogram;
 import io.routegateway.core.usage.Overview;
 import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.AdminException;
@@ -59,11 +58,7 @@ public class CredentialTrafficService {
                                 + "; the parameters are " + PARAMETERS);
             }
         }
-        String window =
-                windowSent == null || windowSent.isBlank() ? CredentialTraffic.DEFAULT_WINDOW : windowSent.strip();
-        if (!Overview.WINDOWS.containsKey(window)) {
-            throw AdminException.invalid(AdminCodes.QUERY, "window must be one of 5m, 15m, 1h, 6h, 24h");
-        }
+        String window = OverviewService.windowName(windowSent, CredentialTraffic.DEFAULT_WINDOW);
         Instant now = clock.instant();
         Instant[] range = Overview.range(now, Overview.WINDOWS.get(window));
         return client.preparedQuery(ROLLUPS)
@@ -71,10 +66,7 @@ public class CredentialTrafficService {
                 .map(result -> {
                     List<CredentialTraffic.Row> rows = new ArrayList<>();
                     for (Row row : result) {
-                        long[] buckets = new long[LatencyHistogram.BUCKETS];
-                        for (int i = 0; i < buckets.length; i++) {
-                            buckets[i] = row.getLong(RequestStatsService.BUCKETS.get(i));
-                        }
+                        long[] buckets = RequestStatsService.latencyBuckets(row);
                         rows.add(new CredentialTraffic.Row(
                                 row.getLong("minute_epoch_ms"),
                                 row.getString("credential_id"),

@@ -8,7 +8,6 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.routegateway.core.usage.LatencyHistogram;
 import io.routegateway.core.usage.Overview;
 import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.AdminException;
@@ -50,12 +49,17 @@ public class OverviewService {
         this.clock = clock;
     }
 
-    public Uni<Overview> overview(String windowSent) {
-        String name = windowSent == null || windowSent.isBlank() ? Overview.DEFAULT_WINDOW : windowSent.strip();
-        Duration window = Overview.WINDOWS.get(name);
-        if (window == null) {
+    /** The window a query names ({@code fallback} when it names none); {@code validation.query} for another. */
+    static String windowName(String sent, String fallback) {
+        String name = sent == null || sent.isBlank() ? fallback : sent.strip();
+        if (!Overview.WINDOWS.containsKey(name)) {
             throw AdminException.invalid(AdminCodes.QUERY, "window must be one of 5m, 15m, 1h, 6h, 24h");
         }
+        return name;
+    }
+
+    public Uni<Overview> overview(String windowSent) {
+        Duration window = Overview.WINDOWS.get(windowName(windowSent, Overview.DEFAULT_WINDOW));
         Instant now = clock.instant();
         Instant[] range = Overview.range(now, window);
         Tuple bounds = Tuple.of(range[0].toEpochMilli(), range[1].toEpochMilli());
@@ -64,10 +68,7 @@ public class OverviewService {
                 .map(result -> {
                     List<Overview.Row> out = new ArrayList<>();
                     for (Row row : result) {
-                        long[] buckets = new long[LatencyHistogram.BUCKETS];
-                        for (int i = 0; i < buckets.length; i++) {
-                            buckets[i] = row.getLong(RequestStatsService.BUCKETS.get(i));
-                        }
+                        long[] buckets = RequestStatsService.latencyBuckets(row);
                         out.add(new Overview.Row(
                                 row.getLong("minute_epoch_ms"),
                                 row.getString("model_key"),

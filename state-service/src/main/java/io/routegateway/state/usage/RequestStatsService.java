@@ -163,6 +163,15 @@ public class RequestStatsService {
     private static final String BUCKET_SUMS = String.join(
             ", ", BUCKETS.stream().map(b -> "sum(" + b + ")::bigint AS " + b).toList());
 
+    /** One row's latency buckets, read from the {@link #BUCKETS} columns. */
+    static long[] latencyBuckets(Row row) {
+        long[] buckets = new long[LatencyHistogram.BUCKETS];
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i] = row.getLong(BUCKETS.get(i));
+        }
+        return buckets;
+    }
+
     private static List<String> buckets() {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < LatencyHistogram.BUCKETS; i++) {
