@@ -239,13 +239,13 @@ class TeamScopeTests {
                         .get("/admin/v1/usage?group_by=team")
                         .then()
                         .statusCode(200)
-                        .body("items.key", equalTo(List.of(red)))
+                        .body("rows.key", equalTo(List.of(red)))
                         .body("total.requests", equalTo(1)));
         as(member)
                 .get("/admin/v1/usage?group_by=access_key")
                 .then()
                 .statusCode(200)
-                .body("items.key", equalTo(List.of(redKey)));
+                .body("rows.key", equalTo(List.of(redKey)));
         error(as(member).get("/admin/v1/usage?team_id=" + blue).then(), 403, "forbidden");
         // the export too
         String from = Instant.now().minus(Duration.ofHours(1)).toString();
