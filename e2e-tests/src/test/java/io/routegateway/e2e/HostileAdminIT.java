@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.routegateway.core.event.Topics;
+import io.routegateway.e2e.support.AdminClient;
 import io.routegateway.e2e.support.EndToEndTest;
 import io.routegateway.e2e.support.GatewayClient;
 import io.routegateway.e2e.support.Http;
@@ -47,6 +48,8 @@ class HostileAdminIT extends EndToEndTest {
     @Test
     void hostileAdminWritesAreRefusedWithoutA5xxAndEveryAcceptedWriteReachesTheGateway() {
         String suffix = Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000000, 0x7fffffff));
+        int firstWrite = system.admin().writeMark();
+        Instant started = Instant.now().minusSeconds(5);
         ReadinessWatch watch = ReadinessWatch.start();
         List<Answer> answers = new ArrayList<>();
 
@@ -116,6 +119,37 @@ class HostileAdminIT extends EndToEndTest {
                 .as("state-service readiness checks that were not UP")
                 .isZero();
         assertThat(watch.checks.get()).isPositive();
+        everyWriteHasExactlyOneAuditEntry(firstWrite, started);
+    }
+
+    /**
+     * The audit log's acceptance: every admin write sent since {@code firstWrite} that was accepted
+     * has exactly one entry (found by the request id the call carried) with the caller's subject and
+     * the write's method; every refused write has none.
+     */
+    private static void everyWriteHasExactlyOneAuditEntry(int firstWrite, Instant started) {
+        List<AdminClient.Write> writes = system.admin().writesSince(firstWrite).stream()
+                .filter(AdminClient.Write::audited)
+                .toList();
+        var audit = system.admin().auditSince(started);
+        long accepted = writes.stream().filter(AdminClient.Write::accepted).count();
+        System.out.printf(
+                "E2E-SUMMARY HostileAdminIT(audit): writes=%d accepted=%d refused=%d entries read=%d%n",
+                writes.size(), accepted, writes.size() - accepted, audit.size());
+        assertThat(accepted).isPositive();
+        assertThat(writes.size() - accepted).isPositive();
+        for (AdminClient.Write write : writes) {
+            List<JsonNode> entries = audit.getOrDefault(write.requestId(), List.of());
+            String what = write.method() + " "
+                    + write.path().substring(0, Math.min(80, write.path().length())) + " -> " + write.status();
+            if (write.accepted()) {
+                assertThat(entries).as(what).hasSize(1);
+                assertThat(entries.get(0).path("subject").asText()).as(what).isEqualTo(AdminClient.SUBJECT);
+                assertThat(entries.get(0).path("method").asText()).as(what).isEqualTo(write.method());
+            } else {
+                assertThat(entries).as(what).isEmpty();
+            }
+        }
     }
 
     @Test

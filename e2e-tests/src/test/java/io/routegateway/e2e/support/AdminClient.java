@@ -2,15 +2,42 @@ package io.routegateway.e2e.support;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** The state-service admin API ({@code /admin/v1}), called with the admin token. */
 public final class AdminClient {
 
+    /** The audit log's subject of the bootstrap (break-glass) token this client calls with. */
+    public static final String SUBJECT = "break-glass";
+
+    /**
+     * One write this client sent (any method but GET and HEAD): what it asked, the status it got, and
+     * the {@code X-Request-Id} it carried (unique per call), which its audit entry records.
+     */
+    public record Write(String method, String path, int status, String requestId) {
+
+        /** Whether the write was accepted (2xx). */
+        public boolean accepted() {
+            return status >= 200 && status < 300;
+        }
+
+        /** Whether the audit log records such a call: every write but the route check, a dry run. */
+        public boolean audited() {
+            return !path.startsWith("/route-check");
+        }
+    }
+
     private final String baseUrl;
     private final Map<String, String> auth;
+    private final List<Write> writes = Collections.synchronizedList(new ArrayList<>());
 
     AdminClient(String baseUrl, String token) {
         this.baseUrl = baseUrl + "/admin/v1";
@@ -18,7 +45,48 @@ public final class AdminClient {
     }
 
     public Http.Response call(String method, String path, Object body) {
-        return Http.send(method, baseUrl + path, auth, body);
+        if (method.equals("GET") || method.equals("HEAD")) {
+            return Http.send(method, baseUrl + path, auth, body);
+        }
+        String requestId = "e2e-" + UUID.randomUUID();
+        Map<String, String> headers = new HashMap<>(auth);
+        headers.put("x-request-id", requestId);
+        Http.Response response = Http.send(method, baseUrl + path, headers, body);
+        writes.add(new Write(method, path, response.status(), requestId));
+        return response;
+    }
+
+    /** How many writes this client has sent so far: a mark for {@link #writesSince}. */
+    public int writeMark() {
+        return writes.size();
+    }
+
+    /** The writes sent since {@code mark}, in order. */
+    public List<Write> writesSince(int mark) {
+        synchronized (writes) {
+            return List.copyOf(writes.subList(mark, writes.size()));
+        }
+    }
+
+    /** Every audit entry at or after {@code from}, all pages, grouped by request id. */
+    public Map<String, List<JsonNode>> auditSince(Instant from) {
+        Map<String, List<JsonNode>> byRequest = new HashMap<>();
+        String cursor = null;
+        do {
+            JsonNode page = expect(
+                    200,
+                    "GET",
+                    "/audit?limit=500&from=" + from + (cursor == null ? "" : "&cursor=" + encode(cursor)),
+                    null);
+            page.path("items")
+                    .forEach(entry -> byRequest
+                            .computeIfAbsent(entry.path("request_id").asText(), id -> new ArrayList<>())
+                            .add(entry));
+            cursor = page.path("next_cursor").isTextual()
+                    ? page.path("next_cursor").asText()
+                    : null;
+        } while (cursor != null);
+        return byRequest;
     }
 
     /** A call that must answer {@code expectedStatus}; returns the JSON body. */

@@ -44,4 +44,45 @@ public final class AdminAccess {
         }
         return Decision.ALLOW;
     }
+
+    /**
+     * The team filter a listing or statistic runs with ({@code /requests}, {@code /usage}, {@code
+     * /usage/export}): a team role is always confined to its own team (no {@code team_id} sent means
+     * its own); naming another team is refused (403, whether that team exists or not, so nothing
+     * leaks). Any other role keeps the filter it sent.
+     */
+    public static TeamFilter teamFilter(Principal principal, String requestedTeam) {
+        if (!principal.role().teamScoped()) {
+            return new TeamFilter(true, requestedTeam);
+        }
+        if (requestedTeam == null || principal.teamId().equals(requestedTeam)) {
+            return new TeamFilter(true, principal.teamId());
+        }
+        return new TeamFilter(false, null);
+    }
+
+    /**
+     * Whether a resource owned by {@code resourceTeam} (null: no team, or no such resource) is
+     * visible to the principal: any non-team role sees everything, a team role its own team's only.
+     * What it may not see is answered as a resource that does not exist.
+     */
+    public static boolean sees(Principal principal, String resourceTeam) {
+        return !principal.role().teamScoped() || principal.teamId().equals(resourceTeam);
+    }
+
+    /**
+     * The team of a principal's reads: its team for a team role, null (no confinement) for the
+     * others.
+     */
+    public static String onlyTeam(Principal principal) {
+        return principal.role().teamScoped() ? principal.teamId() : null;
+    }
+
+    /**
+     * A listing's team filter.
+     *
+     * @param allowed false: the principal named a team outside its reach (403)
+     * @param teamId the team to filter by (null: every team)
+     */
+    public record TeamFilter(boolean allowed, String teamId) {}
 }

@@ -82,16 +82,18 @@ public final class AdminEndpoints {
         write(rows, "PATCH", BASE + "/settings", "settings", ADMINS);
         crud(rows, BASE + "/webhooks", "webhooks", READERS, ADMINS);
         read(rows, BASE + "/webhooks/{id}/deliveries", "webhooks", READERS);
-        // reads of the pool, usage and requests
+        // reads of the pool, usage and requests; a team role's usage, request log (list, export and
+        // detail) are cut to its team by the resource (another team's request is a missing one)
         read(rows, BASE + "/health", "health", READERS);
-        read(rows, BASE + "/usage", "usage", READERS);
-        read(rows, BASE + "/usage/export", "usage", READERS);
-        read(rows, BASE + "/requests", "requests", READERS);
-        read(rows, BASE + "/requests/{request_id}", "requests", READERS);
+        rows.add(new AdminEndpoint("GET", BASE + "/usage", ALL, TeamScope.IN_RESOURCE, false, "usage"));
+        rows.add(new AdminEndpoint("GET", BASE + "/usage/export", ALL, TeamScope.IN_RESOURCE, false, "usage"));
+        rows.add(new AdminEndpoint("GET", BASE + "/requests", ALL, TeamScope.IN_RESOURCE, false, "requests"));
+        rows.add(new AdminEndpoint(
+                "GET", BASE + "/requests/{request_id}", ALL, TeamScope.IN_RESOURCE, false, "requests"));
         read(rows, BASE + "/overview", "usage", READERS);
         read(rows, BASE + "/overview/credentials", "usage", READERS);
-        // route check answers without changing anything
-        rows.add(new AdminEndpoint("POST", BASE + "/route-check", READERS, TeamScope.NONE, false, "route-check"));
+        // route check answers without changing anything; a team role checks its own team's keys only
+        rows.add(new AdminEndpoint("POST", BASE + "/route-check", ALL, TeamScope.IN_RESOURCE, false, "route-check"));
         // API tokens: a caller manages the tokens within its own rights (the resource confines it)
         String tokens = BASE + "/api-tokens";
         rows.add(new AdminEndpoint("GET", tokens, TOKEN_MANAGERS, TeamScope.IN_RESOURCE, false, "api-tokens"));

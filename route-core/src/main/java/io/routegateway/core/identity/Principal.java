@@ -45,6 +45,20 @@ public record Principal(String subject, Via via, Role role, String teamId, Strin
         }
     }
 
+    /**
+     * A service's own principal, subject {@code service:<name>} ({@code service:recovery}, {@code
+     * service:oauth-refresh}): the writes the service makes by itself are attributed to it in the
+     * audit log.
+     *
+     * @param name lower-case letters, digits and {@code -}
+     */
+    public static Principal service(String name) {
+        if (name == null || !name.matches("[a-z0-9][a-z0-9-]{0,63}")) {
+            throw new IllegalArgumentException("a service name is lower-case letters, digits and -");
+        }
+        return new Principal("service:" + name, Via.SERVICE, Role.ADMIN, null, null);
+    }
+
     /** The bootstrap admin token's principal. */
     public static Principal breakGlass() {
         return new Principal(BREAK_GLASS_SUBJECT, Via.BREAK_GLASS, Role.ADMIN, null, null);

@@ -121,6 +121,36 @@ public record Limits(
                 budgetDuration);
     }
 
+    /**
+     * The fields of these limits that are looser than {@code ceiling}'s (a team's): a field set here
+     * above the ceiling's value for it, or a budget above the ceiling's budget. A field left null
+     * here is not beyond: the ceiling applies to it anyway ({@link #tighter}). Empty when these
+     * limits are within the ceiling (or there is none).
+     */
+    public java.util.List<String> beyond(Limits ceiling) {
+        java.util.List<String> fields = new java.util.ArrayList<>();
+        if (ceiling == null) {
+            return fields;
+        }
+        if (above(rpmLimit, ceiling.rpmLimit)) {
+            fields.add("rpm_limit");
+        }
+        if (above(tpmLimit, ceiling.tpmLimit)) {
+            fields.add("tpm_limit");
+        }
+        if (above(maxParallelRequests, ceiling.maxParallelRequests)) {
+            fields.add("max_parallel_requests");
+        }
+        if (above(maxBudget, ceiling.maxBudget)) {
+            fields.add("max_budget");
+        }
+        return fields;
+    }
+
+    private static <T extends Comparable<T>> boolean above(T value, T ceiling) {
+        return value != null && ceiling != null && value.compareTo(ceiling) > 0;
+    }
+
     private static <T extends Comparable<T>> T min(T left, T right) {
         if (left == null) {
             return right;

@@ -73,14 +73,14 @@ class AdminAccessTests {
     }
 
     @Test
-    void aTeamRoleSeesNoCredentialsSettingsOrUsage() {
+    void aTeamRoleSeesNoCredentialsSettingsOverviewOrAudit() {
         for (Role role : new Role[] {Role.TEAM_ADMIN, Role.TEAM_MEMBER}) {
             Principal principal = of(role, "red");
             for (String template : new String[] {
                 "/admin/v1/credentials",
                 "/admin/v1/settings",
-                "/admin/v1/requests",
-                "/admin/v1/usage",
+                "/admin/v1/overview",
+                "/admin/v1/health",
                 "/admin/v1/audit"
             }) {
                 assertThat(AdminAccess.decide(principal, rule("GET", template), null))
@@ -121,5 +121,51 @@ class AdminAccessTests {
                     !endpoint.method().equals("GET") && !endpoint.template().endsWith("/route-check");
             assertThat(endpoint.write()).as(endpoint.key()).isEqualTo(expected);
         }
+    }
+
+    @Test
+    void aTeamRoleReadsUsageRequestsAndRouteCheckCutToItsTeam() {
+        for (Role role : new Role[] {Role.TEAM_ADMIN, Role.TEAM_MEMBER}) {
+            Principal principal = of(role, "red");
+            for (String key : new String[] {
+                "GET /admin/v1/usage",
+                "GET /admin/v1/usage/export",
+                "GET /admin/v1/requests",
+                "GET /admin/v1/requests/{request_id}",
+                "POST /admin/v1/route-check"
+            }) {
+                AdminEndpoint endpoint = AdminEndpoints.byKey(key);
+                assertThat(endpoint.scope()).as(key).isEqualTo(AdminEndpoint.TeamScope.IN_RESOURCE);
+                assertThat(AdminAccess.decide(principal, endpoint, null))
+                        .as(role + " " + key)
+                        .isEqualTo(Decision.ALLOW);
+            }
+        }
+    }
+
+    @Test
+    void aTeamRolesFilterIsItsOwnTeamAndAnotherTeamIsRefused() {
+        Principal member = of(Role.TEAM_MEMBER, "red");
+        assertThat(AdminAccess.teamFilter(member, null)).isEqualTo(new AdminAccess.TeamFilter(true, "red"));
+        assertThat(AdminAccess.teamFilter(member, "red")).isEqualTo(new AdminAccess.TeamFilter(true, "red"));
+        assertThat(AdminAccess.teamFilter(member, "blue").allowed()).isFalse();
+        assertThat(AdminAccess.teamFilter(of(Role.VIEWER, null), "blue"))
+                .isEqualTo(new AdminAccess.TeamFilter(true, "blue"));
+        assertThat(AdminAccess.teamFilter(of(Role.VIEWER, null), null))
+                .isEqualTo(new AdminAccess.TeamFilter(true, null));
+        assertThat(AdminAccess.sees(member, "red")).isTrue();
+        assertThat(AdminAccess.sees(member, "blue")).isFalse();
+        assertThat(AdminAccess.sees(member, null)).isFalse();
+        assertThat(AdminAccess.sees(Principal.breakGlass(), null)).isTrue();
+        assertThat(AdminAccess.onlyTeam(member)).isEqualTo("red");
+        assertThat(AdminAccess.onlyTeam(Principal.breakGlass())).isNull();
+    }
+
+    @Test
+    void aServicePrincipalNamesTheService() {
+        Principal recovery = Principal.service("recovery");
+        assertThat(recovery.subject()).isEqualTo("service:recovery");
+        assertThat(recovery.via()).isEqualTo(Via.SERVICE);
+        assertThatThrownBy(() -> Principal.service("Bad Name")).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -187,4 +187,21 @@ class LimitsTests {
         assertThat(own.withDefaults(Limits.NONE)).isSameAs(own);
         assertThat(own.withDefaults(null)).isSameAs(own);
     }
+
+    @Test
+    void beyondNamesTheFieldsLooserThanTheCeiling() {
+        Limits team = parse("{\"rpm_limit\":600,\"tpm_limit\":1000,\"max_budget\":50}");
+        assertThat(parse("{\"rpm_limit\":600,\"tpm_limit\":999,\"max_budget\":50}")
+                        .beyond(team))
+                .isEmpty();
+        // a field the key leaves open takes the team's anyway
+        assertThat(Limits.NONE.beyond(team)).isEmpty();
+        // a field the team leaves open is the key's own
+        assertThat(parse("{\"max_parallel_requests\":100000}").beyond(team)).isEmpty();
+        assertThat(parse("{\"rpm_limit\":601,\"tpm_limit\":2000,\"max_budget\":50.000001}")
+                        .beyond(team))
+                .containsExactly("rpm_limit", "tpm_limit", "max_budget");
+        assertThat(parse("{\"rpm_limit\":601}").beyond(null)).isEmpty();
+        assertThat(parse("{\"rpm_limit\":601}").beyond(Limits.NONE)).isEmpty();
+    }
 }

@@ -14,6 +14,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.routegateway.core.access.AccessKeys;
 import io.routegateway.core.event.SpendSnapshot;
+import io.routegateway.core.limits.Limits;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.state.pool.AdminWrites;
 import io.routegateway.state.pool.PoolReader;
@@ -24,6 +25,7 @@ import io.routegateway.state.repository.AccessKeyGroupEntity;
 import io.routegateway.state.repository.AccessKeyGroupRepository;
 import io.routegateway.state.repository.AccessKeyRepository;
 import io.routegateway.state.repository.StateRows;
+import io.routegateway.state.repository.TeamRepository;
 import io.routegateway.state.spend.SpendReader;
 import io.routegateway.state.spend.SpendRules;
 import io.routegateway.state.spend.SpendView;
@@ -54,6 +56,7 @@ public class AccessKeyAdminService {
     private final StateOutbox outbox;
     private final AdminWrites writes;
     private final SpendReader spend;
+    private final TeamRepository teams;
     private final Clock clock;
 
     AccessKeyAdminService(
@@ -64,6 +67,7 @@ public class AccessKeyAdminService {
             StateOutbox outbox,
             AdminWrites writes,
             SpendReader spend,
+            TeamRepository teams,
             Clock clock) {
         this.keys = keys;
         this.keyGroups = keyGroups;
@@ -72,6 +76,7 @@ public class AccessKeyAdminService {
         this.outbox = outbox;
         this.writes = writes;
         this.spend = spend;
+        this.teams = teams;
         this.clock = clock;
     }
 
@@ -92,6 +97,15 @@ public class AccessKeyAdminService {
     }
 
     public Uni<CreatedAccessKey> create(JsonBody<AccessKeyInput> body) {
+        return create(body, false);
+    }
+
+    /**
+     * @param withinTeamLimits a team role's write: the key's limits must stay within its team's
+     *     ({@link AccessKeyRules#requireWithinTeam}), checked against the team row read in this
+     *     transaction
+     */
+    public Uni<CreatedAccessKey> create(JsonBody<AccessKeyInput> body, boolean withinTeamLimits) {
         AccessKeyRules.NewAccessKey checked = AccessKeyRules.create(body);
         Instant now = clock.instant();
         AccessKeyEntity row = new AccessKeyEntity();
@@ -117,6 +131,9 @@ public class AccessKeyAdminService {
                     return references.requireGroups(groupIds);
                 })
                 .flatMap(ok -> row.teamId == null ? Uni.createFrom().voidItem() : references.requireTeam(row.teamId))
+                .flatMap(ok -> withinTeamLimits
+                        ? requireWithinTeam(row.teamId, checked.limits())
+                        : Uni.createFrom().voidItem())
                 .flatMap(ok -> keys.persist(row))
                 .flatMap(saved -> replaceScope(row.id, groupIds))
                 .flatMap(ok -> outbox.accessKeyChanged(row))
@@ -125,6 +142,11 @@ public class AccessKeyAdminService {
     }
 
     public Uni<AccessKeyView> update(String id, JsonBody<AccessKeyInput> body) {
+        return update(id, body, false);
+    }
+
+    /** @param withinTeamLimits as for {@link #create(JsonBody, boolean)}: new limits stay within the key's team's */
+    public Uni<AccessKeyView> update(String id, JsonBody<AccessKeyInput> body, boolean withinTeamLimits) {
         return writes.inTransaction(() -> keys.findForUpdate(id).flatMap(row -> {
             if (row == null) {
                 throw AdminException.notFound("access key", id);
@@ -137,6 +159,10 @@ public class AccessKeyAdminService {
                     : Uni.createFrom().voidItem();
             if (changes.groupIds() != null) {
                 references = references.flatMap(ok -> this.references.requireGroups(changes.groupIds()));
+            }
+            if (withinTeamLimits && changes.limits() != null) {
+                String team = changes.teamSent() ? changes.teamId() : row.teamId;
+                references = references.flatMap(ok -> requireWithinTeam(team, changes.limits()));
             }
             return references
                     .invoke(ok -> apply(row, changes))
@@ -173,6 +199,17 @@ public class AccessKeyAdminService {
         if (changes.teamSent()) {
             row.teamId = changes.teamId();
         }
+    }
+
+    /** The key's limits are within its team's (a team role's write); a key without a team has no ceiling. */
+    private Uni<Void> requireWithinTeam(String teamId, Limits limits) {
+        if (teamId == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return teams.findById(teamId)
+                .invoke(team ->
+                        AccessKeyRules.requireWithinTeam(limits, team == null ? null : StateRows.teamLimits(team)))
+                .replaceWithVoid();
     }
 
     /** The key's spend in its current window. */

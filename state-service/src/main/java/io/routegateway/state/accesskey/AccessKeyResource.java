@@ -45,7 +45,8 @@ public class AccessKeyResource {
     /**
      * A team role lists, creates and moves keys of its own team only: a listing is cut to the team, a
      * create must name the team, and a PATCH may not move a key to another team (403 {@code
-     * forbidden}). Which key ids a team role reaches at all is {@code EndpointGuard}'s.
+     * forbidden}); its limits stay within the team's (400 {@code validation.limits}). Which key ids a
+     * team role reaches at all is {@code EndpointGuard}'s.
      */
     private void requireOwnTeam(JsonBody<AccessKeyInput> body, boolean creating) {
         Principal principal = current.principal();
@@ -57,6 +58,11 @@ public class AccessKeyResource {
             throw new AdminException(
                     403, AdminCodes.FORBIDDEN, "a team role manages the AccessKeys of its own team only (team_id)");
         }
+    }
+
+    /** A team role's writes keep a key's limits within its team's. */
+    private boolean principalHasTeam() {
+        return current.onlyTeam() != null;
     }
 
     @GET
@@ -78,7 +84,8 @@ public class AccessKeyResource {
             @RequestBody(content = @Content(schema = @Schema(implementation = AccessKeyInput.class))) JsonNode body) {
         JsonBody<AccessKeyInput> input = JsonBody.read(body, AccessKeyInput.class);
         requireOwnTeam(input, true);
-        return service.create(input).map(created -> RestResponse.status(RestResponse.Status.CREATED, created));
+        return service.create(input, principalHasTeam())
+                .map(created -> RestResponse.status(RestResponse.Status.CREATED, created));
     }
 
     @GET
@@ -96,7 +103,7 @@ public class AccessKeyResource {
             @RequestBody(content = @Content(schema = @Schema(implementation = AccessKeyInput.class))) JsonNode body) {
         JsonBody<AccessKeyInput> input = JsonBody.read(body, AccessKeyInput.class);
         requireOwnTeam(input, false);
-        return service.update(id, input);
+        return service.update(id, input, principalHasTeam());
     }
 
     @DELETE

@@ -53,6 +53,21 @@ public final class AccessKeyRules {
             String teamId,
             Limits limits) {}
 
+    /**
+     * A team role keeps a key's limits within its team's ({@link Limits#beyond}): a field above the
+     * team's is 400 {@code validation.limits}, naming the fields. A field the key leaves open takes
+     * the team's anyway.
+     */
+    public static void requireWithinTeam(Limits keyLimits, Limits teamLimits) {
+        List<String> beyond = keyLimits == null ? List.of() : keyLimits.beyond(teamLimits);
+        if (!beyond.isEmpty()) {
+            throw AdminException.invalid(
+                    Limits.CODE,
+                    "a team role keeps a key's limits within its team's: " + String.join(", ", beyond)
+                            + " above the team's");
+        }
+    }
+
     public static NewAccessKey create(JsonBody<AccessKeyInput> body) {
         AccessKeyInput input = body.value();
         String id = Inputs.idOrNew(input.id(), "ak");

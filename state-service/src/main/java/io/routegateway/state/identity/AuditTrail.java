@@ -13,6 +13,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.routegateway.core.identity.AdminEndpoint;
 import io.routegateway.core.identity.AuditDiff;
 import io.routegateway.core.identity.Principal;
+import io.routegateway.core.identity.ServiceWrites;
 import io.routegateway.core.json.Json;
 import io.routegateway.state.repository.AuditEntity;
 import io.routegateway.state.repository.AuditRepository;
@@ -28,8 +29,9 @@ import org.hibernate.reactive.mutiny.Mutiny;
  * resource's view before and after the work ({@link AuditedResource}) and records the changed fields
  * with secrets redacted ({@link AuditDiff}), who ({@link Principal}: subject and how), when, the
  * request id, and the method and path. Work outside an admin request (recovery, OAuth refresh,
- * outcomes) is not an admin write and is not recorded here; it is the service's, whose entries
- * name {@link Principal#SERVICE}.
+ * outcomes) is not an admin write and is not recorded by {@link #around}; the writes a service
+ * makes by itself are recorded by {@link #service}, in their own transaction, attributed to the
+ * service (route-core {@link ServiceWrites}).
  */
 @ApplicationScoped
 public class AuditTrail {
@@ -98,6 +100,31 @@ public class AuditTrail {
                         .addValue(row.afterJson)
                         .addValue(row.requestId))
                 .replaceWithVoid();
+    }
+
+    /**
+     * Appends the entry of a service's own write ({@link ServiceWrites}) in the caller's transaction
+     * (the current Panache session's): the entry and the change commit together or not at all.
+     * Nothing for a null entry.
+     */
+    public Uni<Void> service(ServiceWrites.Entry entry) {
+        if (entry == null) {
+            return Uni.createFrom().voidItem();
+        }
+        AuditDiff.Change change = AuditDiff.of(entry.before(), entry.after());
+        AuditEntity row = new AuditEntity();
+        row.occurredAt = clock.instant();
+        row.subject = entry.principal().subject();
+        row.via = entry.principal().via().wire();
+        row.tokenId = null;
+        row.method = ServiceWrites.METHOD;
+        row.path = entry.action();
+        row.resourceType = entry.resourceType();
+        row.resourceId = entry.resourceId();
+        row.beforeJson = change.before() == null ? null : change.before().toString();
+        row.afterJson = change.after() == null ? null : change.after().toString();
+        row.requestId = entry.requestId();
+        return audit.persist(row).replaceWithVoid();
     }
 
     private static JsonNode json(Object view) {

@@ -2,8 +2,11 @@ package io.routegateway.state.identity;
 
 import jakarta.enterprise.context.RequestScoped;
 
+import io.routegateway.core.identity.AdminAccess;
 import io.routegateway.core.identity.AdminEndpoint;
 import io.routegateway.core.identity.Principal;
+import io.routegateway.state.web.AdminCodes;
+import io.routegateway.state.web.AdminException;
 
 /**
  * Who is calling the admin API in this request, and what for: set by {@link AdminAuthentication}
@@ -39,6 +42,24 @@ public class CurrentPrincipal {
     /** The caller; {@link Principal#SERVICE} when no admin caller was authenticated. */
     public Principal principal() {
         return principal == null ? Principal.SERVICE : principal;
+    }
+
+    /**
+     * The {@code team_id} filter a listing or statistic runs with ({@link AdminAccess#teamFilter}):
+     * a team role's own team whatever it sent; naming another team is 403 {@code forbidden}, the
+     * same whether that team exists or not.
+     */
+    public String teamFilter(String requestedTeam) {
+        AdminAccess.TeamFilter filter = AdminAccess.teamFilter(principal(), requestedTeam);
+        if (!filter.allowed()) {
+            throw new AdminException(403, AdminCodes.FORBIDDEN, "a team role sees its own team only (team_id)");
+        }
+        return filter.teamId();
+    }
+
+    /** The caller's team when it has a team role (its reads are cut to it); null for every other role. */
+    public String onlyTeam() {
+        return AdminAccess.onlyTeam(principal());
     }
 
     public boolean isAdminRequest() {

@@ -11,10 +11,13 @@ import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
 import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.identity.ServiceWrites;
+import io.routegateway.core.json.Json;
 import io.routegateway.core.model.Platform;
 import io.routegateway.core.oauth.AuthState;
 import io.routegateway.core.oauth.OAuthMaterial;
@@ -22,6 +25,7 @@ import io.routegateway.core.oauth.RefreshPlan;
 import io.routegateway.core.state.AccountStatus;
 import io.routegateway.core.webhook.Notification;
 import io.routegateway.core.webhook.NotificationRules;
+import io.routegateway.state.identity.AuditTrail;
 import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.metrics.StateMetrics.RefreshResult;
 import io.routegateway.state.outcome.ApplyResult;
@@ -81,6 +85,7 @@ public class OAuthRefresher {
     private final Clock clock;
     private final StateMetrics metrics;
     private final WebhookQueue webhooks;
+    private final AuditTrail audit;
     /** This process's lease owner id: unique per process, readable in the table. */
     private final String owner;
 
@@ -95,7 +100,8 @@ public class OAuthRefresher {
             Vertx vertx,
             Clock clock,
             StateMetrics metrics,
-            WebhookQueue webhooks) {
+            WebhookQueue webhooks,
+            AuditTrail audit) {
         this.config = config;
         this.tokens = tokens;
         this.store = store;
@@ -107,6 +113,7 @@ public class OAuthRefresher {
         this.clock = clock;
         this.metrics = metrics;
         this.webhooks = webhooks;
+        this.audit = audit;
         String host = System.getenv("HOSTNAME");
         this.owner = (host == null || host.isBlank() ? "state-service" : host.strip()) + "/" + UUID.randomUUID();
     }
@@ -273,13 +280,16 @@ public class OAuthRefresher {
                                 release(oauth);
                                 return Uni.createFrom().item(false);
                             }
+                            ObjectNode before = authFields(locked);
                             if (result instanceof RefreshPlan.Refreshed refreshed) {
                                 LOG.infof("Refreshed the access token of %s", credentialId);
                                 return store.store(locked, refreshed.material(), now)
                                         .invoke(() -> metrics.oauthRefreshed(RefreshResult.REFRESHED))
+                                        .flatMap(ok -> audited("oauth/refreshed", locked, before))
                                         .replaceWith(true);
                             }
-                            return recordFailure(locked, oauth, result, now);
+                            return recordFailure(locked, oauth, result, now)
+                                    .call(published -> audited("oauth/refresh-failed", locked, before));
                         })))
                 .invoke(changed -> {
                     if (changed) {
@@ -362,16 +372,37 @@ public class OAuthRefresher {
                             || !RefreshPlan.isExpired(now, locked.oauthAccessExpiresAt)) {
                         return Uni.createFrom().item(false);
                     }
-                    locked.oauthState = AuthState.EXPIRED.wire();
                     metrics.oauthExpired();
                     LOG.infof(
                             "Access token of %s expired at %s without a successful refresh",
                             locked.id, locked.oauthAccessExpiresAt);
+                    ObjectNode before = authFields(locked);
+                    locked.oauthState = AuthState.EXPIRED.wire();
                     return webhooks.queue(List.of(
                                     NotificationRules.oauthExpired(locked.id, locked.oauthAccessExpiresAt, now)))
                             .flatMap(queued -> stateOutbox.credentialChanged(locked))
+                            .flatMap(queued -> audited("oauth/expired", locked, before))
                             .replaceWith(true);
                 }));
+    }
+
+    /**
+     * The refresher's change as an audit entry attributed to {@code service:oauth-refresh}, in the
+     * change's transaction: the auth fields that moved (never a token).
+     */
+    private Uni<Void> audited(String action, CredentialEntity locked, ObjectNode before) {
+        return audit.service(ServiceWrites.oauth(
+                action, locked.id, before, authFields(locked), UUID.randomUUID().toString()));
+    }
+
+    /** The fields of a credential the refresher changes, as the API shows them. */
+    private static ObjectNode authFields(CredentialEntity row) {
+        ObjectNode fields = Json.MAPPER.createObjectNode();
+        fields.put("status", row.status);
+        fields.put("oauth_state", row.oauthState);
+        fields.put("access_expires_at", row.oauthAccessExpiresAt == null ? null : row.oauthAccessExpiresAt.toString());
+        fields.put("last_refresh_error", row.oauthLastRefreshError);
+        return fields;
     }
 
     private void release(CredentialOAuthEntity oauth) {

@@ -12,6 +12,7 @@ import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.CredentialEvent.AttemptSucceeded;
 import io.routegateway.core.event.CredentialEvent.TransientFailureRecorded;
 import io.routegateway.core.event.OutcomePosition;
+import io.routegateway.core.identity.ServiceWrites;
 import io.routegateway.core.model.CredentialKind;
 import io.routegateway.core.oauth.RefreshPlan;
 import io.routegateway.core.policy.RuntimeSettings;
@@ -23,6 +24,7 @@ import io.routegateway.core.state.StateTransition;
 import io.routegateway.core.state.SuccessShortcut;
 import io.routegateway.core.state.Transition;
 import io.routegateway.core.webhook.NotificationRules;
+import io.routegateway.state.identity.AuditTrail;
 import io.routegateway.state.metrics.StateMetrics;
 import io.routegateway.state.publish.OutboxRelay;
 import io.routegateway.state.publish.StateOutbox;
@@ -48,7 +50,9 @@ import io.smallrye.mutiny.Uni;
  * <p>One transaction per event: lock the account row, record the event id (an id recorded before
  * means a redelivery: nothing else happens), load the model rows, run {@link StateTransition#apply}
  * (escalation included, under the lock), write only what changed, append the timeline, bump {@code
- * state_version}, queue the snapshot and the webhook deliveries of the changes that need a person.
+ * state_version}, queue the snapshot and the webhook deliveries of the changes that need a person,
+ * and, for recovery-service's own decisions, the audit entry attributed to {@code service:recovery}
+ * ({@link ServiceWrites#recovery}).
  *
  * <p>A 401 about the access token an OAuth-managed official credential holds also asks the
  * refresher for a refresh ({@code refresh_due_at}, in the same transaction).
@@ -77,6 +81,7 @@ public class CredentialEventService {
     private final Clock clock;
     private final StateMetrics metrics;
     private final WebhookQueue webhooks;
+    private final AuditTrail audit;
 
     public CredentialEventService(
             CredentialRepository credentials,
@@ -87,7 +92,8 @@ public class CredentialEventService {
             OutboxRelay relay,
             Clock clock,
             StateMetrics metrics,
-            WebhookQueue webhooks) {
+            WebhookQueue webhooks,
+            AuditTrail audit) {
         this.credentials = credentials;
         this.models = models;
         this.processedEvents = processedEvents;
@@ -97,6 +103,7 @@ public class CredentialEventService {
         this.clock = clock;
         this.metrics = metrics;
         this.webhooks = webhooks;
+        this.audit = audit;
     }
 
     /**
@@ -324,6 +331,9 @@ public class CredentialEventService {
         // the changes that need a person notify, in this transaction (NotificationRules)
         chain = chain.flatMap(ignored -> webhooks.queue(
                 NotificationRules.forChanges(row.id, event.eventId(), event.occurredAt(), transition.changes())));
+        // recovery's own decisions (a scheduled reactivation, an automatic healthcheck) are audited as
+        // the service's writes, in this transaction
+        chain = chain.flatMap(ignored -> audit.service(ServiceWrites.recovery(event, transition.changes())));
         return chain.flatMap(ignored -> stateOutbox.queueCredentialChange(row, transition.next(), groupIds, sentAt));
     }
 

@@ -7,6 +7,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.routegateway.state.identity.CurrentPrincipal;
 import io.routegateway.state.web.AdminApi;
 import io.routegateway.state.web.JsonBody;
 import io.smallrye.mutiny.Uni;
@@ -23,15 +24,18 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class RouteCheckResource {
 
     private final RouteCheckService service;
+    private final CurrentPrincipal current;
 
-    RouteCheckResource(RouteCheckService service) {
+    RouteCheckResource(RouteCheckService service, CurrentPrincipal current) {
         this.service = service;
+        this.current = current;
     }
 
     @POST
     @Operation(summary = "Where would this request go, and why (reason codes per group and credential)")
     public Uni<RouteCheckView> check(
             @RequestBody(content = @Content(schema = @Schema(implementation = RouteCheckInput.class))) JsonNode body) {
-        return service.check(JsonBody.read(body, RouteCheckInput.class));
+        // a team role checks its own team's keys only
+        return service.check(JsonBody.read(body, RouteCheckInput.class), current.onlyTeam());
     }
 }

@@ -83,6 +83,23 @@ public final class RouteCheckRules {
         return view.authenticate(input.accessKey()).orElse(null);
     }
 
+    /**
+     * A team role checks its own team's keys only ({@code onlyTeam}: its team; null: any key): a key
+     * of another team, or of none, is answered as a key that does not exist: by id the very 404 of
+     * an unknown id, by plaintext one 404 for an unknown key and another team's alike (the plaintext
+     * never echoed).
+     */
+    public static void requireTeamKey(Checked checked, AccessKeySnapshot key, String onlyTeam) {
+        if (onlyTeam == null || (key != null && onlyTeam.equals(key.teamId()))) {
+            return;
+        }
+        if (checked.byId()) {
+            throw AdminException.notFound(
+                    "access key", Inputs.refId(checked.input().accessKeyId(), AdminCodes.ACCESS_KEY));
+        }
+        throw new AdminException(404, AdminCodes.NOT_FOUND, "no access key of the team has this key");
+    }
+
     /** The gateway's routing decision for the checked input over {@code view}, with its trace. */
     public static RouteCheckView route(Checked checked, PoolView view, Instant now) {
         return route(checked, view, FullCredentials.NONE, now);

@@ -53,13 +53,18 @@ public class RouteCheckService {
         this.clock = clock;
     }
 
-    public Uni<RouteCheckView> check(JsonBody<RouteCheckInput> body) {
+    /**
+     * @param onlyTeam a team role's team: only its team's keys are checked ({@link
+     *     RouteCheckRules#requireTeamKey}); null: any key
+     */
+    public Uni<RouteCheckView> check(JsonBody<RouteCheckInput> body, String onlyTeam) {
         RouteCheckRules.Checked checked = RouteCheckRules.check(body.value());
         return pool.read().flatMap(stored -> {
             Instant now = clock.instant();
             PoolView view = stored.view(now);
-            RouteCheckView routed = RouteCheckRules.route(checked, view, load.full(now), now);
             AccessKeySnapshot key = RouteCheckRules.key(checked, view);
+            RouteCheckRules.requireTeamKey(checked, key, onlyTeam);
+            RouteCheckView routed = RouteCheckRules.route(checked, view, load.full(now), now);
             if (key == null) {
                 return Uni.createFrom().item(routed);
             }

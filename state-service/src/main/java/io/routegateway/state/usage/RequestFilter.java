@@ -27,6 +27,11 @@ public record RequestFilter(
         Instant to,
         String teamId) {
 
+    /** The same filter with {@code teamId} as its team. */
+    public RequestFilter withTeam(String team) {
+        return new RequestFilter(accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to, team);
+    }
+
     /** {@code WHERE ...} (or empty) with {@code $n} placeholders; appends the values to {@code args}. */
     String where(List<Object> args) {
         return where(

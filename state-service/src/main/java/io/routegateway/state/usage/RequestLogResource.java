@@ -9,6 +9,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
+import io.routegateway.state.identity.CurrentPrincipal;
 import io.routegateway.state.web.AdminApi;
 import io.routegateway.state.web.Page;
 import io.smallrye.mutiny.Uni;
@@ -17,7 +18,11 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestMulti;
 
-/** Request log and usage: the same filters, as query parameters. */
+/**
+ * Request log and usage: the same filters, as query parameters. A team role's answers are cut to
+ * its own team ({@code team_id} forced to it, another team's 403); its request detail finds only
+ * its team's requests (another team's request is the 404 of a missing one).
+ */
 @Path(AdminApi.BASE)
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "requests", description = "Request logs and usage statistics")
@@ -25,10 +30,12 @@ public class RequestLogResource {
 
     private final RequestStatsService service;
     private final UsageExport export;
+    private final CurrentPrincipal current;
 
-    RequestLogResource(RequestStatsService service, UsageExport export) {
+    RequestLogResource(RequestStatsService service, UsageExport export, CurrentPrincipal current) {
         this.service = service;
         this.export = export;
+        this.current = current;
     }
 
     @GET
@@ -53,6 +60,7 @@ public class RequestLogResource {
             @QueryParam("team_id") String teamId) {
         RequestFilter filter = UsageRules.filter(
                 accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to, teamId);
+        filter = filter.withTeam(current.teamFilter(filter.teamId()));
         UsageExport.Request request =
                 UsageExport.request(uri.getQueryParameters().keySet(), kind, format, filter);
         return RestMulti.fromMultiData(export.stream(request))
@@ -79,6 +87,7 @@ public class RequestLogResource {
             @Parameter(description = "the team the requests were charged to") @QueryParam("team_id") String teamId) {
         RequestFilter filter = UsageRules.filter(
                 accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to, teamId);
+        filter = filter.withTeam(current.teamFilter(filter.teamId()));
         return service.requests(filter, limit, cursor);
     }
 
@@ -88,7 +97,7 @@ public class RequestLogResource {
             summary = "One request of the log with its attempt chain: each upstream attempt's credential, model key,"
                     + " status, failure kind and scope, latency, decision and the upstream's error text (cut, as text)")
     public Uni<RequestLogDetail> request(@PathParam("request_id") String requestId) {
-        return service.request(requestId);
+        return service.request(requestId, current.onlyTeam());
     }
 
     @GET
@@ -114,6 +123,7 @@ public class RequestLogResource {
             @QueryParam("team_id") String teamId) {
         RequestFilter filter = UsageRules.filter(
                 accessKeyId, credentialId, groupId, model, success, reasonCode, probe, from, to, teamId);
+        filter = filter.withTeam(current.teamFilter(filter.teamId()));
         return service.usage(filter, groupBy);
     }
 }

@@ -75,7 +75,13 @@ public class RequestStatsService {
     }
 
     /** One request with its attempt chain; 404 when no row holds {@code id}. */
-    public Uni<RequestLogDetail> request(String id) {
+    /**
+     * One request and its attempt chain.
+     *
+     * @param onlyTeam a team role's team: a request charged to another team (or to none) is not
+     *     found, exactly as a request id that does not exist; null: any request
+     */
+    public Uni<RequestLogDetail> request(String id, String onlyTeam) {
         UUID requestId;
         try {
             requestId = UUID.fromString(id == null ? "" : id.strip());
@@ -83,8 +89,9 @@ public class RequestStatsService {
             throw AdminException.invalid(AdminCodes.ID, "request_id must be a UUID");
         }
         String sql = "SELECT " + COLUMNS + ", attempt_chain::text AS attempt_chain FROM request_logs"
-                + " WHERE request_id = $1 LIMIT 1";
-        return client.preparedQuery(sql).execute(Tuple.of(requestId)).map(rows -> {
+                + " WHERE request_id = $1" + (onlyTeam == null ? "" : " AND team_id = $2") + " LIMIT 1";
+        Tuple args = onlyTeam == null ? Tuple.of(requestId) : Tuple.of(requestId, onlyTeam);
+        return client.preparedQuery(sql).execute(args).map(rows -> {
             if (rows.size() == 0) {
                 throw AdminException.notFound("request", requestId.toString());
             }

@@ -195,10 +195,39 @@ class AuditTests {
     @ParameterizedTest
     @ValueSource(strings = {"PUT", "PATCH", "DELETE", "POST"})
     void theLogCannotBeChangedThroughTheApi(String method) {
-        var response = admin().body("{}").request(method, "/admin/v1/audit");
+        String group = AdminApiFixtures.createGroup(Map.of("id", unique("grp"), "name", "kept as written"));
+        String query = "resource_type=groups&resource_id=" + group;
+        String before = admin().get("/admin/v1/audit?" + query)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        long id = admin().get("/admin/v1/audit?" + query)
+                .then()
+                .extract()
+                .jsonPath()
+                .getLong("items[0].id");
+        String change = "{\"subject\":\"someone-else\",\"after\":null}";
+        var response = admin().body(change).request(method, "/admin/v1/audit");
         assertThat(response.statusCode()).isEqualTo(405);
         assertThat(response.jsonPath().getString("error.code")).isNotBlank();
-        var one = admin().body("{}").request(method, "/admin/v1/audit/1");
-        assertThat(one.statusCode()).isIn(404, 405);
+        // the entry's own path, and the listing's filters as if they named it: nothing but GET exists
+        for (String path : new String[] {"/admin/v1/audit/" + id, "/admin/v1/audit?id=" + id + "&" + query}) {
+            var one = admin().body(change).request(method, path);
+            assertThat(one.statusCode()).as(method + " " + path).isIn(404, 405);
+        }
+        // not even an operator or a team admin, who may write elsewhere
+        for (Role role : new Role[] {Role.OPERATOR, Role.TEAM_ADMIN}) {
+            var other = as(AccessMatrixTests.tokens().get(role)).body(change).request(method, "/admin/v1/audit/" + id);
+            assertThat(other.statusCode()).as(role + " " + method).isIn(403, 404, 405);
+        }
+        // the entry is exactly as it was, and still one
+        assertThat(admin().get("/admin/v1/audit?" + query)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString())
+                .isEqualTo(before);
+        assertThat(entries(query)).hasSize(1);
     }
 }

@@ -135,6 +135,28 @@ class OAuthRefresherTests {
         return all.isEmpty() ? null : all.get(all.size() - 1);
     }
 
+    /** The audit entries of a credential written by the refresher, newest first. */
+    private static List<java.util.Map<String, Object>> refresherEntries(String id) {
+        List<java.util.Map<String, Object>> items = admin().get(
+                        "/admin/v1/audit?subject=service:oauth-refresh&resource_type=credentials&resource_id=" + id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
+        assertThat(items).allSatisfy(entry -> {
+            assertThat(entry.get("via")).isEqualTo("service");
+            assertThat(entry.get("method")).isEqualTo("SERVICE");
+        });
+        return items;
+    }
+
+    private static long entriesOf(String id, String action) {
+        return refresherEntries(id).stream()
+                .filter(entry -> action.equals(entry.get("path")))
+                .count();
+    }
+
     @Test
     void aTokenWithinTheLeadIsRefreshedAndTheRotatedTokensArePublished() {
         MockTokenEndpoint.Account account = MockTokenEndpoint.grant(unique("due"));
@@ -174,6 +196,17 @@ class OAuthRefresherTests {
                 .allSatisfy(record -> assertThat(String.valueOf(record.value()))
                         .doesNotContain(account.refreshToken)
                         .doesNotContain(account.accessToken));
+        // the refresh is the service's write, audited with it, without a token
+        List<java.util.Map<String, Object>> audited = refresherEntries(id);
+        assertThat(audited).hasSize(1);
+        assertThat(audited.get(0).get("subject")).isEqualTo("service:oauth-refresh");
+        assertThat(audited.get(0).get("path")).isEqualTo("oauth/refreshed");
+        assertThat(((java.util.Map<?, ?>) audited.get(0).get("after")).get("access_expires_at"))
+                .isEqualTo(after.oauthAccessExpiresAt.toString());
+        assertThat(admin().get("/admin/v1/audit?resource_id=" + id).asString())
+                .doesNotContain(account.refreshToken)
+                .doesNotContain(account.accessToken)
+                .doesNotContain(oldAccess);
     }
 
     @Test
@@ -278,6 +311,12 @@ class OAuthRefresherTests {
         assertThat(round("another-owner")).isZero();
         assertThat(account.refreshCalls).as("never retried, even when due").hasValue(1);
         assertThat(credential(id).status).isEqualTo("revoked");
+        // the revocation is the refresher's write, recorded once
+        List<java.util.Map<String, Object>> audited = refresherEntries(id);
+        assertThat(audited).hasSize(1);
+        assertThat(audited.get(0).get("path")).isEqualTo("oauth/refresh-failed");
+        assertThat(((java.util.Map<?, ?>) audited.get(0).get("after")).get("status"))
+                .isEqualTo("revoked");
     }
 
     @Test
@@ -324,6 +363,18 @@ class OAuthRefresherTests {
         await().atMost(PATIENCE)
                 .untilAsserted(
                         () -> assertThat(latestSnapshot(id).oauth().state()).isEqualTo(AuthState.AUTHORIZED));
+        // each of the refresher's changes is its own entry: the failure, the expiry, the refresh
+        assertThat(entriesOf(id, "oauth/expired")).isEqualTo(1);
+        assertThat(entriesOf(id, "oauth/refresh-failed")).isPositive();
+        assertThat(entriesOf(id, "oauth/refreshed")).isEqualTo(1);
+        java.util.Map<String, Object> expired = refresherEntries(id).stream()
+                .filter(entry -> "oauth/expired".equals(entry.get("path")))
+                .findFirst()
+                .orElseThrow();
+        assertThat(((java.util.Map<?, ?>) expired.get("before")).get("oauth_state"))
+                .isEqualTo("authorized");
+        assertThat(((java.util.Map<?, ?>) expired.get("after")).get("oauth_state"))
+                .isEqualTo("expired");
     }
 
     @Test

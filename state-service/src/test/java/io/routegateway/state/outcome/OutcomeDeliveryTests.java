@@ -74,7 +74,7 @@ class OutcomeDeliveryTests {
 
     /** Never reached by these messages (they do not parse); present so the consumer can be built. */
     private static CredentialEventService acceptingService() {
-        return new CredentialEventService(null, null, null, null, null, null, null, null, null) {
+        return new CredentialEventService(null, null, null, null, null, null, null, null, null, null) {
             @Override
             public Uni<ApplyResult> apply(CredentialEvent event, OutcomePosition position, Instant sentAt) {
                 return Uni.createFrom().nullItem();

@@ -68,7 +68,7 @@ class OutcomeShutdownTests {
 
     /** The apply path as the closing pool leaves it: every call fails. */
     private static CredentialEventService failingService() {
-        return new CredentialEventService(null, null, null, null, null, null, null, null, null) {
+        return new CredentialEventService(null, null, null, null, null, null, null, null, null, null) {
             @Override
             public Uni<io.routegateway.state.outcome.ApplyResult> apply(
                     CredentialEvent event,
