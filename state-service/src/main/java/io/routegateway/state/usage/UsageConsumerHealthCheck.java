@@ -1,8 +1,7 @@
-package io.routegateway.state.health;
+package io.routegateway.state.usage;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.routegateway.state.usage.UsageStorage;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
