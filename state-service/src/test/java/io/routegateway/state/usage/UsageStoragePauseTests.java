@@ -38,8 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * events keep applying; once the space is back every usage record is stored exactly once.
  *
  * <p>The full disk is simulated: a statement trigger on {@code request_logs} raises SQLSTATE 53100
- * ({@code disk_full}), what PostgreSQL answers when a tablespace's file system is full. The real
- * PostgreSQL and the real broker are used throughout.
+ * ({@code disk_full}), what PostgreSQL answers when a tablespace's file system is full (checked by
+ * hand against a small tmpfs tablespace: docs/state-service.md, "When PostgreSQL is out of space").
+ * The real PostgreSQL and the real broker are used throughout.
  */
 @QuarkusTest
 class UsageStoragePauseTests {
