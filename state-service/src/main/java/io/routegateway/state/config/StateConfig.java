@@ -28,7 +28,7 @@ public interface StateConfig {
     /** The raw request logs ({@code state.request-logs.*}), kept in daily partitions. */
     RequestLogs requestLogs();
 
-    /** The per-minute usage rollups ({@code state.usage-rollups.*}). */
+    /** The per-minute, hourly and daily usage rollups ({@code state.usage-rollups.*}). */
     UsageRollups usageRollups();
 
     /** The audit log of admin writes ({@code state.audit.*}). */
@@ -73,6 +73,18 @@ public interface StateConfig {
         /** How long the per-minute rollups are kept ({@code STATE_USAGE_ROLLUPS_RETENTION}). */
         @WithDefault("400d")
         Duration retention();
+
+        /**
+         * How long the hourly rollups are kept ({@code STATE_USAGE_ROLLUPS_HOURLY_RETENTION}). Stats
+         * read a range's ragged hours from them and its ragged minutes from the per-minute level, so
+         * ranges older than a level's retention lose those edges: keep minute ≤ hourly ≤ daily.
+         */
+        @WithDefault("400d")
+        Duration hourlyRetention();
+
+        /** How long the daily rollups are kept ({@code STATE_USAGE_ROLLUPS_DAILY_RETENTION}). */
+        @WithDefault("800d")
+        Duration dailyRetention();
     }
 
     interface Admin {

@@ -80,6 +80,8 @@ public class StateMetrics {
     public static final String OAUTH_EXPIRED = "state.oauth.expired";
     public static final String WEBHOOK_DELIVERIES = "state.webhook.deliveries";
     public static final String WEBHOOK_PENDING = "state.webhook.pending";
+    /** 1 while the usage consumer is paused on a passing database failure (out of space), else 0. */
+    public static final String USAGE_PAUSED = "state.usage.paused";
 
     /** The reasons an outcome message is dead-lettered for (the tag of {@link #EVENTS_DEAD_LETTERED}). */
     static final List<String> EVENT_DEAD_LETTER_REASONS =
@@ -352,6 +354,15 @@ public class StateMetrics {
     public void webhookPendingGauge(LongSupplier pending) {
         Gauge.builder(WEBHOOK_PENDING, pending, LongSupplier::getAsLong)
                 .description("Webhook deliveries pending (due or waiting for a retry), at this replica's last poll")
+                .strongReference(true)
+                .register(registry);
+    }
+
+    /** Registers the usage consumer's pause gauge: 1 while paused, read at each scrape. */
+    public void usagePausedGauge(LongSupplier paused) {
+        Gauge.builder(USAGE_PAUSED, paused, LongSupplier::getAsLong)
+                .description(
+                        "1 while the usage consumer is paused on a passing database failure; records wait in Kafka")
                 .strongReference(true)
                 .register(registry);
     }

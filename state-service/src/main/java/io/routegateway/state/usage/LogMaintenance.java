@@ -20,7 +20,10 @@ import org.jboss.logging.Logger;
 /**
  * Keeps {@code request_logs}' daily partitions ahead of the clock and drops those past {@code
  * state.request-logs.retention} (an O(1) {@code DROP TABLE} of a partition, never a row-by-row
- * delete), and deletes {@code usage_rollups} minutes past {@code state.usage-rollups.retention}.
+ * delete), and deletes {@code usage_rollups} minutes past {@code state.usage-rollups.retention},
+ * {@code usage_rollups_hourly} hours past {@code state.usage-rollups.hourly-retention} and {@code
+ * usage_rollups_daily} days past {@code state.usage-rollups.daily-retention} (a rollup row is
+ * deleted once its whole interval is past its retention).
  * Which partitions to create and drop is route-core's {@link LogPartitions#plan}.
  *
  * <p>Every replica schedules the job; one runs it at a time: the round is one transaction that first
@@ -47,6 +50,12 @@ public class LogMaintenance {
      */
     public record Round(
             boolean ran, List<String> created, List<String> dropped, long expiredRows, long expiredRollups) {}
+
+    /** The rollup levels: table, time column, interval (ms). */
+    private record Level(String table, String column, long unitMs) {}
+
+    private static final Level HOURS = new Level("usage_rollups_hourly", "hour_epoch_ms", 3_600_000L);
+    private static final Level DAYS = new Level("usage_rollups_daily", "day_epoch_ms", 86_400_000L);
 
     private static final Logger LOG = Logger.getLogger(LogMaintenance.class);
 
@@ -110,6 +119,17 @@ public class LogMaintenance {
                     .flatMap(expired -> connection
                             .preparedQuery("DELETE FROM usage_rollups WHERE minute_epoch_ms < $1")
                             .execute(Tuple.of(rollupCutoff))
+                            .flatMap(rollups -> expire(
+                                            connection,
+                                            HOURS,
+                                            config.usageRollups().hourlyRetention(),
+                                            now)
+                                    .flatMap(hours -> expire(
+                                            connection,
+                                            DAYS,
+                                            config.usageRollups().dailyRetention(),
+                                            now))
+                                    .replaceWith(rollups))
                             .map(rollups -> new Round(
                                     true,
                                     plan.create().stream()
@@ -130,6 +150,16 @@ public class LogMaintenance {
                         }
                     });
         });
+    }
+
+    /** Deletes the level's rows whose whole interval ends at or before {@code now - retention}. */
+    private static Uni<Integer> expire(
+            SqlConnection connection, Level level, java.time.Duration retention, Instant now) {
+        long cutoff = now.minus(retention).toEpochMilli();
+        return connection
+                .preparedQuery("DELETE FROM " + level.table() + " WHERE " + level.column() + " <= $1")
+                .execute(Tuple.of(cutoff - level.unitMs()))
+                .map(rows -> rows.rowCount());
     }
 
     /**

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.routegateway.core.event.AttemptStep;
 import io.routegateway.core.json.Json;
 import io.routegateway.core.usage.LatencyHistogram;
-import io.routegateway.core.usage.RollupSpan;
+import io.routegateway.core.usage.RollupLevels;
 import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.AdminException;
 import io.routegateway.state.web.Page;
@@ -23,7 +23,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 /**
  * The request log and the usage stats: read-only reports, run as plain SQL on the reactive pool
  * (aggregates and keyset paging are clearer there than through entities). The log reads the raw
- * {@code request_logs}; the stats read the per-minute {@code usage_rollups}.
+ * {@code request_logs}; the stats read the daily, hourly and per-minute rollups ({@code
+ * usage_rollups_daily}, {@code usage_rollups_hourly}, {@code usage_rollups}).
  */
 @ApplicationScoped
 public class RequestStatsService {
@@ -113,9 +114,11 @@ public class RequestStatsService {
 
     /**
      * Totals per {@code group_by}; probes are counted apart and can be filtered out with {@code
-     * probe=false}. Whole minutes of the range come from {@code usage_rollups}, the partial minutes at
-     * either end of a range that does not fall on minute boundaries from {@code request_logs} ({@link
-     * RollupSpan}), so the answer is what the raw rows give while they are kept.
+     * probe=false}. Whole days of the range come from {@code usage_rollups_daily}, the whole hours left
+     * at either end from {@code usage_rollups_hourly}, the whole minutes left from {@code usage_rollups}
+     * and the partial minutes at the very ends from {@code request_logs} ({@link RollupLevels}; grouped
+     * by hour, the daily level is not read), so the answer is what the minute rollups and the raw rows
+     * give while they are kept.
      */
     public Uni<UsageView> usage(RequestFilter filter, String groupBy) {
         UsageRules.Grouping grouping = UsageRules.groupBy(groupBy);
@@ -189,22 +192,33 @@ public class RequestStatsService {
 
     /** The rollup and raw parts of the range, each one row per rollup or request with the same columns. */
     private static List<String> parts(RequestFilter filter, UsageRules.Grouping grouping, List<Object> args) {
-        RollupSpan span = RollupSpan.of(filter.from(), filter.to());
         List<String> parts = new ArrayList<>();
-        if (!span.rollups()) {
-            parts.add(raw(filter, grouping, args, span.headFrom(), span.tailTo()));
-            return parts;
+        for (RollupLevels.Part part : RollupLevels.split(filter.from(), filter.to(), grouping.coarsest())) {
+            switch (part.level()) {
+                case RAW -> parts.add(raw(filter, grouping, args, part.fromMs(), part.toMs()));
+                case MINUTE -> parts.add(rollups(filter, grouping, args, "usage_rollups", "minute_epoch_ms", part));
+                case HOUR -> parts.add(rollups(filter, grouping, args, "usage_rollups_hourly", "hour_epoch_ms", part));
+                case DAY -> parts.add(rollups(filter, grouping, args, "usage_rollups_daily", "day_epoch_ms", part));
+            }
         }
-        parts.add("SELECT " + grouping.over("minute_epoch_ms") + " AS key, requests, failures, probes,"
-                + " input_tokens, output_tokens, cost_micros, " + String.join(", ", BUCKETS)
-                + " FROM usage_rollups" + filter.where(args, "minute_epoch_ms", span.rollupFrom(), span.rollupTo()));
-        if (span.headFrom() != null) {
-            parts.add(raw(filter, grouping, args, span.headFrom(), span.rollupFrom()));
-        }
-        if (span.tailTo() != null) {
-            parts.add(raw(filter, grouping, args, span.rollupTo(), span.tailTo()));
+        if (parts.isEmpty()) {
+            // an empty range (from = to is refused before): nothing to read, the same columns
+            parts.add(raw(filter, grouping, args, 0L, 0L));
         }
         return parts;
+    }
+
+    /** The rows of one rollup level within the part's bounds. */
+    private static String rollups(
+            RequestFilter filter,
+            UsageRules.Grouping grouping,
+            List<Object> args,
+            String table,
+            String timeColumn,
+            RollupLevels.Part part) {
+        return "SELECT " + grouping.over(timeColumn) + " AS key, requests, failures, probes, input_tokens,"
+                + " output_tokens, cost_micros, " + String.join(", ", BUCKETS) + " FROM " + table
+                + filter.where(args, timeColumn, part.fromMs(), part.toMs());
     }
 
     /** The raw rows of {@code [fromMs, toMs)}, one per request, counted as the rollups count them. */

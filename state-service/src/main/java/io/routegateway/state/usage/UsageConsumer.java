@@ -101,6 +101,7 @@ public class UsageConsumer {
     private final OutboxRelay relay;
     private final Clock clock;
     private final RecordTracing tracing;
+    private final UsageStorage storage;
     private volatile boolean stopping;
 
     public UsageConsumer(
@@ -110,8 +111,10 @@ public class UsageConsumer {
             SpendLedger spend,
             OutboxRelay relay,
             Clock clock,
-            RecordTracing tracing) {
+            RecordTracing tracing,
+            UsageStorage storage) {
         this.tracing = tracing;
+        this.storage = storage;
         this.pool = pool;
         this.metrics = metrics;
         this.deadLetters = deadLetters;
@@ -174,8 +177,14 @@ public class UsageConsumer {
             return Uni.createFrom().voidItem();
         }
         metrics.usageRecords(records.size());
-        // a passing database outage (restart, failover) must not fail-stop the channel: retry like outcomes
+        // a passing database outage (restart, failover, out of space) must not fail-stop the channel:
+        // retry like outcomes. Until one attempt stores the batch the consumer is paused (UsageStorage):
+        // the records after it wait in Kafka, uncommitted, and the credential-state path goes on.
         return insert(records)
+                .onFailure(failure -> !stopping && Failures.isTransient(failure))
+                .invoke(storage::failed)
+                .onItem()
+                .invoke(storage::stored)
                 .onFailure(failure -> !stopping && Failures.isTransient(failure))
                 .retry()
                 .withBackOff(OutcomeConsumer.FIRST_RETRY, OutcomeConsumer.MAX_RETRY)

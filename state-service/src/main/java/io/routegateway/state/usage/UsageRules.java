@@ -5,6 +5,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.UUID;
 
+import io.routegateway.core.usage.RollupLevels;
 import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.AdminException;
 import io.routegateway.state.web.Paging;
@@ -45,6 +46,11 @@ public final class UsageRules {
         /** The expression over a table whose time column (epoch milliseconds) is {@code timeColumn}. */
         public String over(String timeColumn) {
             return String.format(expression, timeColumn);
+        }
+
+        /** The coarsest rollup level its keys can be read from: hours need hourly rows at least. */
+        public RollupLevels.Level coarsest() {
+            return "hour".equals(by) ? RollupLevels.Level.HOUR : RollupLevels.Level.DAY;
         }
     }
 

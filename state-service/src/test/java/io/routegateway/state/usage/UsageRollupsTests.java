@@ -150,6 +150,141 @@ class UsageRollupsTests {
         assertThat(number(total.get("latency_p99_ms"))).isEqualTo(LatencyHistogram.quantile(buckets, 0.99));
     }
 
+    /** The same measures summed to the hour and to the day from the minute level, or read from a level. */
+    static String levelRows(String table, String column, String bucket) {
+        String measures = ROLLUP_COLUMNS.substring(ROLLUP_COLUMNS.indexOf("requests"));
+        String sums = String.join(
+                ", ",
+                java.util.Arrays.stream(measures.split(", "))
+                        .map(m -> "sum(" + m + ")::bigint")
+                        .toList());
+        return "SELECT (floor(" + column + " / " + bucket + ".0) * " + bucket + ")::bigint AS at, access_key_id,"
+                + " group_id, credential_id, requested_model, model_key, status_class, reason_code, success, probe, "
+                + sums + " FROM " + table + " WHERE team_id = $1 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10";
+    }
+
+    /** Rows of {@code left} not in {@code right}, as text (empty when they hold the same rows). */
+    List<String> missing(String left, String right, String team) {
+        RowSet<Row> rows =
+                await(() -> pool.preparedQuery("(" + left + ") EXCEPT ALL (" + right.replace("$1", "$2") + ")")
+                        .execute(Tuple.of(team, team)));
+        List<String> out = new ArrayList<>();
+        rows.forEach(row -> out.add(row.toJson().encode()));
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {3L, 14L, 20261207L})
+    void hourlyAndDailyLevelsEqualTheMinutesTheySummarise(long seed) {
+        Random random = new Random(seed);
+        String team = unique("team");
+        // three days and a bit, off day boundaries, stored in random batches with redeliveries
+        List<Traffic.Raw> rows = Traffic.random(random, team, DAY.plusSeconds(3_600L * 7 + 1_234), 75, 1_500);
+        Traffic.store(pool, random, rows);
+        // and one batch replayed whole: no level changes
+        Traffic.insert(pool, rows.subList(0, 40));
+
+        assertThat(storedRollups(team)).isEqualTo(expectedRollups(rows));
+        for (String[] level : new String[][] {
+            {"usage_rollups_hourly", "hour_epoch_ms", "3600000"}, {"usage_rollups_daily", "day_epoch_ms", "86400000"}
+        }) {
+            String fromMinutes = levelRows("usage_rollups", "minute_epoch_ms", level[2]);
+            String stored = levelRows(level[0], level[1], level[2]);
+            assertThat(missing(fromMinutes, stored, team)).as(level[0]).isEmpty();
+            assertThat(missing(stored, fromMinutes, team)).as(level[0]).isEmpty();
+            // one row per interval and dimensions: the stored rows are already summed
+            long distinct = count("SELECT count(*) FROM (" + stored + ") AS s", team);
+            long all = count("SELECT count(*) FROM " + level[0] + " WHERE team_id = $1", team);
+            assertThat(all).as(level[0]).isEqualTo(distinct);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {11L, 2026L})
+    void statsAcrossDaysEqualTheMinuteOnlyAndRawAnswers(long seed) {
+        Random random = new Random(seed);
+        String team = unique("team");
+        List<Traffic.Raw> rows = Traffic.random(random, team, DAY, 72, 1_200);
+        Traffic.store(pool, random, rows);
+        List<String> ranges = new ArrayList<>(List.of(
+                "",
+                "&from=2026-09-15T00:00:00Z&to=2026-09-18T00:00:00Z",
+                "&from=2026-09-15T05:00:00Z&to=2026-09-17T19:00:00Z",
+                "&from=2026-09-15T05:17:00Z&to=2026-09-17T19:43:00Z",
+                "&from=2026-09-15T05:17:12.345Z&to=2026-09-17T19:43:59.999Z",
+                "&from=2026-09-15T23:59:59.999Z&to=2026-09-16T00:00:00.001Z",
+                "&from=2026-09-16T00:00:00.001Z",
+                "&to=2026-09-16T13:00:00Z"));
+        for (int i = 0; i < 6; i++) {
+            long from = DAY.toEpochMilli() + (long) random.nextInt(72 * 3_600_000);
+            long to = from + 1 + (long) random.nextInt(72 * 3_600_000);
+            ranges.add("&from=" + Instant.ofEpochMilli(from) + "&to=" + Instant.ofEpochMilli(to));
+        }
+        for (String grouping : List.of("day", "hour", "access_key", "model", "reason_code")) {
+            for (String filter : List.of("", "&success=false", "&probe=false", "&access_key_id=ak-b-" + team)) {
+                for (String range : ranges) {
+                    String query = "group_by=" + grouping + "&team_id=" + team + filter + range;
+                    Map<String, List<Long>> api = apiStats(query);
+                    assertThat(api).as(query).isEqualTo(rawStats(query));
+                    if (!range.contains(".")) {
+                        // whole minutes: the minute level alone gives the same answer
+                        assertThat(api).as(query).isEqualTo(minuteStats(query));
+                    }
+                }
+            }
+        }
+    }
+
+    /** The query over the per-minute rollups alone (a range on whole minutes). */
+    Map<String, List<Long>> minuteStats(String query) {
+        Map<String, String> params = new HashMap<>();
+        for (String pair : query.split("&")) {
+            int eq = pair.indexOf('=');
+            params.put(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+        RequestFilter filter = filterOf(params);
+        List<Object> args = new ArrayList<>();
+        String sql = "SELECT " + UsageRules.groupBy(params.get("group_by")).over("minute_epoch_ms")
+                + " AS key, sum(requests)::bigint AS requests, sum(failures)::bigint AS failures,"
+                + " sum(probes)::bigint AS probes, sum(input_tokens)::bigint AS input_tokens,"
+                + " sum(output_tokens)::bigint AS output_tokens, sum(cost_micros)::bigint AS cost_micros"
+                + " FROM usage_rollups"
+                + filter.where(
+                        args,
+                        "minute_epoch_ms",
+                        filter.from() == null ? null : filter.from().toEpochMilli(),
+                        filter.to() == null ? null : filter.to().toEpochMilli())
+                + " GROUP BY 1";
+        RowSet<Row> rows = await(() -> pool.preparedQuery(sql).execute(Tuple.from(args)));
+        Map<String, List<Long>> out = new TreeMap<>();
+        for (Row row : rows) {
+            out.put(
+                    String.valueOf(row.getString("key")),
+                    List.of(
+                            row.getLong("requests"),
+                            row.getLong("failures"),
+                            row.getLong("probes"),
+                            row.getLong("input_tokens"),
+                            row.getLong("output_tokens"),
+                            row.getLong("cost_micros")));
+        }
+        return out;
+    }
+
+    static RequestFilter filterOf(Map<String, String> params) {
+        return UsageRules.filter(
+                params.get("access_key_id"),
+                params.get("credential_id"),
+                params.get("group_id"),
+                params.get("model"),
+                params.get("success"),
+                params.get("reason_code"),
+                params.get("probe"),
+                params.get("from"),
+                params.get("to"),
+                params.get("team_id"));
+    }
+
     /** What the API answers: key → requests, failures, probes, tokens, cost. */
     Map<String, List<Long>> apiStats(String query) {
         List<Map<String, Object>> rows = admin().get("/admin/v1/usage?" + query)
