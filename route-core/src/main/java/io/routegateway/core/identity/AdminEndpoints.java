@@ -104,6 +104,7 @@ public final class AdminEndpoints {
                 "DELETE", tokens + "/{id}", TOKEN_MANAGERS, TeamScope.IN_RESOURCE, true, "api-tokens"));
         // the audit log: read-only, for the roles that see the whole pool
         read(rows, BASE + "/audit", "audit", READERS);
+        read(rows, BASE + "/audit/export", "audit", READERS);
 
         Map<String, AdminEndpoint> table = new LinkedHashMap<>();
         for (AdminEndpoint row : rows) {

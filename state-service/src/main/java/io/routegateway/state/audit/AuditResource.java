@@ -9,7 +9,9 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,10 +22,12 @@ import io.routegateway.state.repository.AuditRepository;
 import io.routegateway.state.web.AdminApi;
 import io.routegateway.state.web.Page;
 import io.routegateway.state.web.Paging;
+import io.routegateway.state.web.RowExport;
 import io.smallrye.mutiny.Uni;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestMulti;
 
 /**
  * The audit log, read-only: entries are written only in the transactions of the writes they record
@@ -35,9 +39,32 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class AuditResource {
 
     private final AuditRepository audit;
+    private final AuditExport export;
 
-    AuditResource(AuditRepository audit) {
+    AuditResource(AuditRepository audit, AuditExport export) {
         this.audit = audit;
+        this.export = export;
+    }
+
+    @GET
+    @Path("/export")
+    @Produces("text/csv")
+    @Operation(
+            summary = "Audit entries of a time range (at most 366 days), oldest first, as CSV or NDJSON, streamed;"
+                    + " the listing's filters")
+    public RestMulti<String> export(
+            @Context UriInfo uri,
+            @Parameter(description = "csv (default) or ndjson") @QueryParam("format") String format,
+            @QueryParam("subject") String subject,
+            @QueryParam("resource_type") String resourceType,
+            @QueryParam("resource_id") String resourceId,
+            @Parameter(description = "inclusive ISO-8601 instant, required") @QueryParam("from") String from,
+            @Parameter(description = "exclusive ISO-8601 instant, required") @QueryParam("to") String to) {
+        AuditRules.Export request = AuditRules.export(
+                uri.getQueryParameters().keySet(), format, subject, resourceType, resourceId, from, to);
+        return RestMulti.fromMultiData(export.stream(request))
+                .header("Content-Type", RowExport.contentType(request.csv()))
+                .build();
     }
 
     @GET

@@ -4,33 +4,25 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.routegateway.core.text.CsvCell;
 import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.AdminException;
+import io.routegateway.state.web.RowExport;
 import io.smallrye.mutiny.Multi;
-import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * {@code GET /admin/v1/usage/export}: the request logs or the per-minute rollups of a time range as
- * CSV or NDJSON, streamed from a database cursor ({@value #FETCH} rows a fetch) in chunks, never held
- * in memory whole. The range is required and at most {@link #MAX_RANGE}; the filters are the request
- * log's. Text cells of the CSV are {@link CsvCell#text} (no formula a spreadsheet would run).
+ * CSV or NDJSON, streamed by {@link RowExport}. The range is required and at most {@link #MAX_RANGE}; the
+ * filters are the request log's.
  */
 @ApplicationScoped
 public class UsageExport {
 
     /** The longest range one export covers. */
     public static final Duration MAX_RANGE = Duration.ofDays(31);
-
-    /** Rows per cursor fetch, and per chunk written. */
-    static final int FETCH = 500;
 
     /** The query parameters the export takes; any other is {@code validation.unknown_field}. */
     static final Set<String> PARAMETERS = Set.of(
@@ -58,7 +50,7 @@ public class UsageExport {
     public record Request(boolean rollups, boolean csv, RequestFilter filter) {
 
         public String contentType() {
-            return csv ? "text/csv; charset=utf-8" : "application/x-ndjson";
+            return RowExport.contentType(csv);
         }
     }
 
@@ -70,17 +62,7 @@ public class UsageExport {
 
     /** Checks the parameters; every refusal is a 400 before anything is read. */
     public static Request request(Set<String> sent, String kind, String format, RequestFilter filter) {
-        for (String name : sent) {
-            if (!PARAMETERS.contains(name)) {
-                throw AdminException.invalid(
-                        AdminCodes.UNKNOWN_FIELD,
-                        (name.matches("[a-z][a-z0-9_]{0,63}")
-                                        ? "unknown query parameter " + name
-                                        : "an unknown query parameter")
-                                + "; the parameters are "
-                                + PARAMETERS.stream().sorted().toList());
-            }
-        }
+        RowExport.refuseUnknown(sent, PARAMETERS);
         String k = kind == null || kind.isBlank() ? "requests" : kind.strip();
         if (!k.equals("requests") && !k.equals("rollups")) {
             throw AdminException.invalid(AdminCodes.QUERY, "kind must be requests or rollups");
@@ -112,49 +94,7 @@ public class UsageExport {
                         + " ORDER BY minute_epoch_ms"
                 : "SELECT " + RequestStatsService.COLUMNS + " FROM request_logs"
                         + request.filter().where(args) + " ORDER BY occurred_epoch_ms, request_id";
-        Multi<String> lines = pool.getConnection()
-                .toMulti()
-                .flatMap(connection -> connection
-                        .begin()
-                        .toMulti()
-                        .flatMap(tx -> connection.prepare(sql).toMulti())
-                        .flatMap(statement ->
-                                statement.createStream(FETCH, Tuple.from(args)).toMulti())
-                        .map(row -> request.csv() ? csv(row) : ndjson(row))
-                        .onTermination()
-                        .call((failure, cancelled) -> connection.close()));
-        Multi<String> chunks = lines.group().intoLists().of(FETCH).map(list -> String.join("", list));
-        if (!request.csv()) {
-            return chunks;
-        }
-        String header =
-                String.join(",", (request.rollups() ? ROLLUP_COLUMNS : RequestStatsService.COLUMNS).split(",\\s*"))
-                        + "\n";
-        return Multi.createBy().concatenating().streams(Multi.createFrom().item(header), chunks);
-    }
-
-    static String csv(Row row) {
-        StringBuilder line = new StringBuilder();
-        for (int i = 0; i < row.size(); i++) {
-            if (i > 0) {
-                line.append(',');
-            }
-            Object value = row.getValue(i);
-            if (value instanceof String text) {
-                line.append(CsvCell.text(text));
-            } else if (value != null) {
-                line.append(value);
-            }
-        }
-        return line.append('\n').toString();
-    }
-
-    static String ndjson(Row row) {
-        JsonObject object = new JsonObject();
-        for (int i = 0; i < row.size(); i++) {
-            Object value = row.getValue(i);
-            object.put(row.getColumnName(i), value instanceof UUID id ? id.toString() : value);
-        }
-        return object.encode() + "\n";
+        String columns = request.rollups() ? ROLLUP_COLUMNS : RequestStatsService.COLUMNS;
+        return RowExport.stream(pool, sql, args, List.of(columns.split(",\\s*")), request.csv());
     }
 }

@@ -112,6 +112,85 @@ class AuditTests {
     }
 
     @Test
+    void theLogIsExportedAsCsvAndNdjsonWithTheListingsFiltersAndNoSecret() {
+        String secret = "sk-export-" + unique("s");
+        String credential = AdminApiFixtures.createCredential(unique("cred"), secret, Map.of());
+        admin().body(Map.of("secret", secret + "-2", "name", "renamed"))
+                .patch("/admin/v1/credentials/" + credential)
+                .then()
+                .statusCode(200);
+        java.time.Instant now = java.time.Instant.now();
+        String range =
+                "from=" + now.minus(java.time.Duration.ofDays(1)) + "&to=" + now.plus(java.time.Duration.ofDays(1));
+
+        String csv = admin().get("/admin/v1/audit/export?resource_id=" + credential + "&" + range)
+                .then()
+                .statusCode(200)
+                .contentType(org.hamcrest.Matchers.startsWith("text/csv"))
+                .extract()
+                .asString();
+        String ndjson = admin().get("/admin/v1/audit/export?format=ndjson&resource_id=" + credential + "&" + range)
+                .then()
+                .statusCode(200)
+                .contentType(org.hamcrest.Matchers.startsWith("application/x-ndjson"))
+                .extract()
+                .asString();
+
+        java.util.List<String> lines = csv.lines().toList();
+        assertThat(lines.get(0))
+                .isEqualTo("id,occurred_at,subject,via,token_id,method,path,resource_type,resource_id,before_json,"
+                        + "after_json,request_id");
+        assertThat(lines).hasSize(3); // the header, the create, the PATCH: oldest first
+        assertThat(lines.get(1)).contains("POST").contains(credential);
+        assertThat(lines.get(2)).contains("PATCH").contains("break-glass");
+        assertThat(csv).doesNotContain(secret).contains("renamed");
+        java.util.List<String> objects = ndjson.lines().toList();
+        assertThat(objects).hasSize(2);
+        JsonPath patch = new JsonPath(objects.get(1));
+        assertThat(patch.getString("method")).isEqualTo("PATCH");
+        assertThat(patch.getString("resource_id")).isEqualTo(credential);
+        assertThat(patch.getString("occurred_at")).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z");
+        assertThat(ndjson).doesNotContain(secret);
+    }
+
+    @Test
+    void hostileExportsAreRefusedBeforeAnythingIsRead() {
+        String range = "from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z";
+        String[][] cases = {
+            {"format=csv", "validation.query"},
+            {"from=2026-01-01T00:00:00Z", "validation.query"},
+            {"from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z", "validation.query"},
+            {"from=2020-01-01T00:00:00Z&to=2026-01-01T00:00:00Z", "validation.query"},
+            {range + "&format=xlsx", "validation.query"},
+            {range + "&format=%3Cscript%3E", "validation.query"},
+            {range + "&limit=5", "validation.unknown_field"},
+            {range + "&subjct=x", "validation.unknown_field"},
+            {range + "&%3Cimg%3E=1", "validation.unknown_field"},
+            {"from=yesterday&to=today", "validation.query"},
+            {range + "&cursor=5", "validation.unknown_field"},
+        };
+        for (String[] hostile : cases) {
+            String body = admin().get("/admin/v1/audit/export?" + hostile[0])
+                    .then()
+                    .statusCode(400)
+                    .extract()
+                    .asString();
+            assertThat(new JsonPath(body).getString("error.code"))
+                    .as(hostile[0])
+                    .isEqualTo(hostile[1]);
+            assertThat(body).as(hostile[0]).doesNotContain("<script>").doesNotContain("<img>");
+        }
+        // a huge or NUL-bearing filter value finds nothing or is refused, never a server error
+        String huge = "x".repeat(20_000);
+        admin().get("/admin/v1/audit/export?" + range + "&subject=" + huge)
+                .then()
+                .statusCode(org.hamcrest.Matchers.lessThan(500));
+        admin().get("/admin/v1/audit/export?" + range + "&subject=a%00b")
+                .then()
+                .statusCode(org.hamcrest.Matchers.lessThan(500));
+    }
+
+    @Test
     void filtersAndCursorPaging() {
         String name = unique("pager");
         String operator = ApiTokenFixtures.create(AdminApiFixtures.TOKEN, name, Role.OPERATOR, null);

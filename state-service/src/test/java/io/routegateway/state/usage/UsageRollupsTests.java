@@ -127,13 +127,8 @@ class UsageRollupsTests {
                 "&from=2026-09-15T01:00:00Z",
                 "&to=2026-09-15T03:00:00.001Z",
                 "&from=" + Instant.ofEpochMilli(any.epochMs()) + "&to=" + Instant.ofEpochMilli(any.epochMs() + 1));
-        for (String grouping : UsageRules.GROUPINGS.keySet()) {
-            for (String filter : filters) {
-                for (String range : ranges) {
-                    String query = "group_by=" + grouping + "&team_id=" + team + filter + range;
-                    assertThat(apiStats(query)).as(query).isEqualTo(rawStats(query));
-                }
-            }
+        for (String query : pairwise(List.copyOf(UsageRules.GROUPINGS.keySet()), filters, ranges, team)) {
+            assertThat(apiStats(query)).as(query).isEqualTo(rawStats(query));
         }
         // and the percentiles are read from the buckets the raw rows fall in
         long[] buckets = new long[LatencyHistogram.BUCKETS];
@@ -220,19 +215,38 @@ class UsageRollupsTests {
             long to = from + 1 + (long) random.nextInt(72 * 3_600_000);
             ranges.add("&from=" + Instant.ofEpochMilli(from) + "&to=" + Instant.ofEpochMilli(to));
         }
-        for (String grouping : List.of("day", "hour", "access_key", "model", "reason_code")) {
-            for (String filter : List.of("", "&success=false", "&probe=false", "&access_key_id=ak-b-" + team)) {
-                for (String range : ranges) {
-                    String query = "group_by=" + grouping + "&team_id=" + team + filter + range;
-                    Map<String, List<Long>> api = apiStats(query);
-                    assertThat(api).as(query).isEqualTo(rawStats(query));
-                    if (!range.contains(".")) {
-                        // whole minutes: the minute level alone gives the same answer
-                        assertThat(api).as(query).isEqualTo(minuteStats(query));
-                    }
-                }
+        List<String> groupings = List.of("day", "hour", "access_key", "model", "reason_code");
+        List<String> filters = List.of("", "&success=false", "&probe=false", "&access_key_id=ak-b-" + team);
+        for (String query : pairwise(groupings, filters, ranges, team)) {
+            Map<String, List<Long>> api = apiStats(query);
+            assertThat(api).as(query).isEqualTo(rawStats(query));
+            if (!query.contains(".")) {
+                // whole minutes (only a range holds a "."): the minute level alone gives the same answer
+                assertThat(api).as(query).isEqualTo(minuteStats(query));
             }
         }
+    }
+
+    /**
+     * Queries covering every pair of the three dimensions rather than their whole product (which cost minutes of
+     * the build): every grouping with every range (the filter rotating), and every filter with every range (the
+     * grouping rotating), so each grouping, filter and range edge is checked against the others.
+     */
+    static List<String> pairwise(List<String> groupings, List<String> filters, List<String> ranges, String team) {
+        java.util.LinkedHashSet<String> queries = new java.util.LinkedHashSet<>();
+        for (int r = 0; r < ranges.size(); r++) {
+            for (int g = 0; g < groupings.size(); g++) {
+                queries.add(query(groupings.get(g), filters.get((g + r) % filters.size()), ranges.get(r), team));
+            }
+            for (int f = 0; f < filters.size(); f++) {
+                queries.add(query(groupings.get((f + r) % groupings.size()), filters.get(f), ranges.get(r), team));
+            }
+        }
+        return List.copyOf(queries);
+    }
+
+    private static String query(String grouping, String filter, String range, String team) {
+        return "group_by=" + grouping + "&team_id=" + team + filter + range;
     }
 
     /** The query over the per-minute rollups alone (a range on whole minutes). */
