@@ -86,7 +86,8 @@ public class AdminAuthentication {
                         return unauthorized("the token is not valid");
                     }
                     if (!result.mapping().granted()) {
-                        return ApiError.response(403, AdminCodes.FORBIDDEN, result.mapping().refusal());
+                        return ApiError.response(
+                                403, AdminCodes.FORBIDDEN, result.mapping().refusal());
                     }
                     current.authenticated(result.mapping().principal(), requestId);
                     return null;

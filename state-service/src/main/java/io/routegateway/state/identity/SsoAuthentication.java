@@ -35,7 +35,8 @@ public class SsoAuthentication {
     private static final Logger LOG = Logger.getLogger(SsoAuthentication.class);
 
     /** Three base64url parts: the only shape handed to the verifier (an opaque value is refused at once). */
-    private static final Pattern JWT = Pattern.compile("[A-Za-z0-9_-]{2,8192}\\.[A-Za-z0-9_-]{2,16384}\\.[A-Za-z0-9_-]{0,8192}");
+    private static final Pattern JWT =
+            Pattern.compile("[A-Za-z0-9_-]{2,8192}\\.[A-Za-z0-9_-]{2,16384}\\.[A-Za-z0-9_-]{0,8192}");
 
     /** The outcome: a mapped principal, a verified token that grants nothing (403), or an invalid one (401). */
     record Result(SsoClaims.Mapping mapping, boolean verified) {}

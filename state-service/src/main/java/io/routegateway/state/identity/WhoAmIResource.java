@@ -41,6 +41,7 @@ public class WhoAmIResource {
                 .filter(endpoint -> endpoint.roles().contains(principal.role()))
                 .map(AdminEndpoint::key)
                 .toList();
-        return new Me(principal.subject(), principal.via().wire(), principal.role().wire(), principal.teamId(), allowed);
+        return new Me(
+                principal.subject(), principal.via().wire(), principal.role().wire(), principal.teamId(), allowed);
     }
 }
