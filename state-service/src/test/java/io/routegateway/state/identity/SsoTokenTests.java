@@ -36,7 +36,7 @@ class SsoTokenTests {
     }
 
     private static void refused(String token) {
-        bearer(token).get("/admin/v1/me").then().statusCode(401).body("code", equalTo("unauthorized"));
+        bearer(token).get("/admin/v1/me").then().statusCode(401).body("error.code", equalTo("unauthorized"));
     }
 
     @Test
@@ -85,7 +85,7 @@ class SsoTokenTests {
                 .get("/admin/v1/me")
                 .then()
                 .statusCode(403)
-                .body("code", equalTo("forbidden"));
+                .body("error.code", equalTo("forbidden"));
         // a team role without a team grants nothing
         bearer(valid("lost", "team_member")).get("/admin/v1/me").then().statusCode(403);
     }
