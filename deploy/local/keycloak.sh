@@ -92,14 +92,15 @@ start() {
   jdk=$(java_home)
   fetch_dist
   rm -rf "$STATE_DIR"
-  mkdir -p "$STATE_DIR/import"
-  cp "$REALM_FILE" "$STATE_DIR/import/realm.json"
+  mkdir -p "$STATE_DIR" "$DIST_DIR/data/import"
+  # --import-realm reads the distribution's data/import/ (the same file for every port)
+  cp "$REALM_FILE" "$DIST_DIR/data/import/route-gateway-realm.json"
   local began=$SECONDS
   # stdin from /dev/null and a new session: Keycloak runs on after this script ends.
   JAVA_HOME="$jdk" JAVA_OPTS_KC_HEAP="-Xms64m -Xmx512m" \
     setsid "$DIST_DIR/bin/kc.sh" start-dev \
     --http-host=127.0.0.1 --http-port="$port" --http-management-port="$((port + 1))" \
-    --db=dev-mem --import-realm --spi-import-dir="$STATE_DIR/import" \
+    --db=dev-mem --import-realm \
     --cache=local --health-enabled=false --metrics-enabled=false \
     </dev/null >"$LOG_FILE" 2>&1 &
   pid=$!
