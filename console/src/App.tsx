@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Card, ConfigProvider, Form, Input, Layout, Menu, Segmented, Space, Spin, Typography } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import enUS from 'antd/locale/en_US';
@@ -7,6 +7,7 @@ import { ApiError, api, currentToken, setToken, whenUnauthorized } from './api/c
 import { setLanguage, type Language } from './i18n';
 import { lazyPage } from './lazyPage';
 import { PageBoundary } from './PageBoundary';
+import { completeSsoSignIn, may, ssoSettings, startSsoSignIn, type Me, type SsoSettings } from './sso';
 
 // Each page is its own chunk, loaded on first use: the first screen downloads only what it shows.
 const PAGE_COMPONENTS = {
@@ -26,6 +27,22 @@ const PAGE_COMPONENTS = {
 
 const PAGES = ['overview', 'credentials', 'groups', 'teams', 'accessKeys', 'routeCheck', 'requests', 'usage', 'health', 'webhooks', 'settings', 'audit'] as const;
 type PageName = (typeof PAGES)[number];
+
+// the endpoint a page reads first: a page whose read the role does not reach is left out of the menu
+const PAGE_READS: Record<PageName, [string, string]> = {
+  overview: ['GET', '/overview'],
+  credentials: ['GET', '/credentials'],
+  groups: ['GET', '/groups'],
+  teams: ['GET', '/teams'],
+  accessKeys: ['GET', '/access-keys'],
+  routeCheck: ['POST', '/route-check'],
+  requests: ['GET', '/requests'],
+  usage: ['GET', '/usage'],
+  health: ['GET', '/health'],
+  webhooks: ['GET', '/webhooks'],
+  settings: ['GET', '/settings'],
+  audit: ['GET', '/audit'],
+};
 
 /** The landing page: after sign-in and at `/` (or an unknown route) the console opens on the overview. */
 export const LANDING_PAGE: PageName = 'overview';
@@ -63,6 +80,37 @@ function Login({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sso, setSso] = useState<SsoSettings>({ enabled: false });
+  useEffect(() => {
+    let live = true;
+    ssoSettings().then(async (settings) => {
+      if (!live) return;
+      setSso(settings);
+      if (!settings.enabled) return;
+      try {
+        const token = await completeSsoSignIn(settings);
+        if (token && live) {
+          setToken(token);
+          onSignedIn();
+        }
+      } catch (e) {
+        if (live) setError((e as Error).message);
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [onSignedIn]);
+  const signInWithSso = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await startSsoSignIn(sso);
+    } catch (e) {
+      setError((e as Error).message);
+      setBusy(false);
+    }
+  };
   const submit = async ({ token }: { token: string }) => {
     setBusy(true);
     setError(null);
@@ -79,6 +127,14 @@ function Login({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <div style={{ maxWidth: 420, margin: '10vh auto' }}>
       <Card title={t('appTitle')} extra={<LanguageSwitch />}>
+        {sso.enabled && (
+          <Space direction="vertical" style={{ width: '100%', marginBottom: 24 }}>
+            <Button type="primary" block onClick={signInWithSso} loading={busy} id="sso-sign-in">
+              {t('signInSso')}
+            </Button>
+            <Typography.Text type="secondary">{t('signInSsoHelp')}</Typography.Text>
+          </Space>
+        )}
         <Form layout="vertical" onFinish={submit} autoComplete="off">
           <Form.Item name="token" htmlFor="admin-token" label={t('adminToken')} extra={t('adminTokenHelp')} rules={[{ required: true }]}>
             <Input.Password id="admin-token" autoFocus />
@@ -101,6 +157,23 @@ export function App() {
   // so it neither covers the page's first button nor squeezes the page
   const [narrow, setNarrow] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  const [me, setMe] = useState<Me | null>(null);
+  const onSignedIn = useCallback(() => setSignedIn(true), []);
+
+  useEffect(() => {
+    if (!signedIn) {
+      setMe(null);
+      return;
+    }
+    let live = true;
+    api<Me>('GET', '/me')
+      .then((answer) => live && setMe(answer))
+      .catch(() => live && setMe(null));
+    return () => {
+      live = false;
+    };
+  }, [signedIn]);
+  const visiblePages = me === null ? PAGES : PAGES.filter((name) => may(me, ...PAGE_READS[name]));
 
   useEffect(() => {
     whenUnauthorized(() => {
@@ -142,7 +215,7 @@ export function App() {
       button={{ autoInsertSpace: false }} // keep the spec's labels verbatim (暂停, 解除), no space inserted
     >
       {!signedIn ? (
-        <Login onSignedIn={() => setSignedIn(true)} />
+        <Login onSignedIn={onSignedIn} />
       ) : (
         <Layout style={{ minHeight: '100vh' }}>
           <Layout.Sider
@@ -164,7 +237,7 @@ export function App() {
             <Menu
               mode="inline"
               selectedKeys={[page]}
-              items={PAGES.map((name) => ({ key: name, label: <span data-testid={`nav-${name}`}>{t(`nav.${name}`)}</span> }))}
+              items={visiblePages.map((name) => ({ key: name, label: <span data-testid={`nav-${name}`}>{t(`nav.${name}`)}</span> }))}
               onClick={({ key }) => {
                 window.location.hash = `#/${key}`;
                 setMenuOpen(false);
@@ -191,6 +264,12 @@ export function App() {
                 </Typography.Title>
               </Space>
               <Space size="large">
+                {me && (
+                  <span data-testid="user-menu" data-role={me.role} title={t('signedInVia', { via: me.via })}>
+                    {me.subject} · {t(`role.${me.role}`)}
+                    {me.team_id ? ` (${me.team_id})` : ''}
+                  </span>
+                )}
                 <LanguageSwitch />
                 <Button onClick={signOut} id="sign-out">
                   {t('signOut')}

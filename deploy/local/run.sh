@@ -59,6 +59,15 @@ status_kafka() { "$ROOT_DIR/deploy/local/kafka.sh" status --port "$KAFKA_PORT" |
 # ---- Prometheus -------------------------------------------------------------------------------
 # Debian's prometheus, scraping the management ports 9080-9082 with the chart's alerting rules loaded.
 
+# Keycloak (deploy/local/keycloak.sh, realm deploy/local/keycloak/realm.json): the console's and admin
+# API's single sign-on. ROUTE_LOCAL_SSO=false leaves it out (and state-service's SSO off).
+KEYCLOAK_PORT=${KEYCLOAK_PORT:-8180}
+LOCAL_SSO=${ROUTE_LOCAL_SSO:-true}
+start_keycloak() { [ "$LOCAL_SSO" = true ] || return 0; "$ROOT_DIR/deploy/local/keycloak.sh" start --port "$KEYCLOAK_PORT"; }
+stop_keycloak() { "$ROOT_DIR/deploy/local/keycloak.sh" stop --port "$KEYCLOAK_PORT"; }
+status_keycloak() { "$ROOT_DIR/deploy/local/keycloak.sh" status --port "$KEYCLOAK_PORT" || true; }
+print_keycloak() { [ "$LOCAL_SSO" = true ] || return 0; "$ROOT_DIR/deploy/local/keycloak.sh" users --port "$KEYCLOAK_PORT"; }
+
 start_prometheus() { "$ROOT_DIR/deploy/local/prometheus.sh" start --port "$PROMETHEUS_PORT"; }
 stop_prometheus() { "$ROOT_DIR/deploy/local/prometheus.sh" stop --port "$PROMETHEUS_PORT"; }
 status_prometheus() { "$ROOT_DIR/deploy/local/prometheus.sh" status --port "$PROMETHEUS_PORT" || true; }
@@ -158,6 +167,13 @@ service_env() {
       echo "ROUTE_STATE_SIGNING_PRIVATE_KEY=$LOCAL_SIGNING_PRIVATE_KEY"
       echo "ROUTE_STATE_SIGNING_KEY_ID=$LOCAL_SIGNING_KEY_ID"
       echo "STATE_ADMIN_TOKEN=$LOCAL_ADMIN_TOKEN"
+      if [ "$LOCAL_SSO" = true ]; then
+        echo "STATE_OIDC_ENABLED=true"
+        echo "STATE_OIDC_ISSUER=http://127.0.0.1:$KEYCLOAK_PORT/realms/route-gateway"
+        echo "STATE_OIDC_CLIENT_ID=route-gateway"
+        echo "STATE_OIDC_CONSOLE_CLIENT_ID=route-console"
+        echo "STATE_OIDC_TEAM_GROUP_PREFIX=team:"
+      fi
       echo "ROUTE_INTERNAL_TOKEN=$LOCAL_INTERNAL_TOKEN"
       echo "QUARKUS_DATASOURCE_USERNAME=route"
       echo "QUARKUS_DATASOURCE_PASSWORD=route"
@@ -284,6 +300,7 @@ cmd_start() {
     seed_demo
     print_urls
     print_demo
+    print_keycloak
     return 0
   fi
   mkdir -p "$RUN_DIR"
@@ -291,6 +308,7 @@ cmd_start() {
   build_services "$force_build"
   build_demo_upstream "$force_build"
   start_kafka
+  start_keycloak
   start_demo_upstream
   for entry in "${SERVICES[@]}"; do
     start_service "${entry%%:*}" "${entry##*:}"
@@ -306,6 +324,7 @@ cmd_start() {
   seed_demo
   print_urls
   print_demo
+  print_keycloak
 }
 
 cmd_stop() {
@@ -329,6 +348,10 @@ cmd_stop() {
     pids+=("$pid")
   fi
   stop_kafka
+  if pid=$(live_pid "$LOCAL_DIR/keycloak/$KEYCLOAK_PORT/keycloak.pid" "--http-port=$KEYCLOAK_PORT"); then
+    pids+=("$pid")
+  fi
+  stop_keycloak
   for pid in "${pids[@]}"; do
     if kill -0 "$pid" 2>/dev/null; then
       die "process $pid is still running"
@@ -340,6 +363,7 @@ cmd_stop() {
 cmd_status() {
   local entry
   status_kafka
+  status_keycloak
   status_prometheus
   status_demo_upstream
   for entry in "${SERVICES[@]}"; do

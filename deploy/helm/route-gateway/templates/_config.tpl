@@ -55,6 +55,27 @@ ROUTE_STATE_SIGNING_KEY_ID: {{ required "state.signing.keyId is required" $v.sta
 {{- with $v.state.signing.notAfter }}
 ROUTE_STATE_SIGNING_NOT_AFTER: {{ . | quote }}
 {{- end }}
+{{- with $v.state.oidc }}
+{{- if .enabled }}
+STATE_OIDC_ENABLED: "true"
+STATE_OIDC_ISSUER: {{ required "state.oidc.issuer is required when state.oidc.enabled" .issuer | quote }}
+STATE_OIDC_CLIENT_ID: {{ .clientId | quote }}
+{{- with .audience }}
+STATE_OIDC_AUDIENCE: {{ . | quote }}
+{{- end }}
+{{- with .consoleClientId }}
+STATE_OIDC_CONSOLE_CLIENT_ID: {{ . | quote }}
+{{- end }}
+STATE_OIDC_ROLES_CLAIM: {{ .rolesClaim | quote }}
+{{- with .rolePrefix }}
+STATE_OIDC_ROLE_PREFIX: {{ . | quote }}
+{{- end }}
+STATE_OIDC_TEAM_CLAIM: {{ .teamClaim | quote }}
+{{- with .teamGroupPrefix }}
+STATE_OIDC_TEAM_GROUP_PREFIX: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- end }}
 {{- if eq .component "gateway" }}
 {{- with $v.gateway.signing.publicKeys }}
@@ -158,6 +179,9 @@ never appears in the pod spec.
 {{- end }}
 {{- if eq .component "state" }}
 {{ include "route-gateway.secretKeyRefEnv" (dict "name" "STATE_ADMIN_TOKEN" "secret" $v.secrets.adminToken.existingSecret "key" $v.secrets.adminToken.key) }}
+{{- if and $v.state.oidc.enabled $v.state.oidc.clientSecret.existingSecret }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "STATE_OIDC_CLIENT_SECRET" "secret" $v.state.oidc.clientSecret.existingSecret "key" $v.state.oidc.clientSecret.key) }}
+{{- end }}
 {{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_STATE_SIGNING_PRIVATE_KEY" "secret" $v.state.signing.privateKey.existingSecret "key" $v.state.signing.privateKey.key) }}
 {{- end }}
 {{- $publicKeys := $v.gateway.signing }}

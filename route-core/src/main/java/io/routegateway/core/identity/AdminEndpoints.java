@@ -102,6 +102,8 @@ public final class AdminEndpoints {
                 "PATCH", tokens + "/{id}", TOKEN_MANAGERS, TeamScope.IN_RESOURCE, true, "api-tokens"));
         rows.add(new AdminEndpoint(
                 "DELETE", tokens + "/{id}", TOKEN_MANAGERS, TeamScope.IN_RESOURCE, true, "api-tokens"));
+        // who the caller is and what its role reaches: everyone, each about itself (the console's user menu)
+        rows.add(new AdminEndpoint("GET", BASE + "/me", ALL, TeamScope.IN_RESOURCE, false, "identity"));
         // the audit log: read-only, for the roles that see the whole pool
         read(rows, BASE + "/audit", "audit", READERS);
         read(rows, BASE + "/audit/export", "audit", READERS);

@@ -1,6 +1,7 @@
 package io.routegateway.state.config;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -33,6 +34,71 @@ public interface StateConfig {
 
     /** The audit log of admin writes ({@code state.audit.*}). */
     Audit audit();
+
+    /** Single sign-on with OpenID Connect for the admin API and the console ({@code state.oidc.*}). */
+    Oidc oidc();
+
+    interface Oidc {
+
+        /**
+         * Whether admin API bearer tokens may be access tokens of the issuer ({@code STATE_OIDC_ENABLED});
+         * off by default. The break-glass token and API tokens work either way.
+         */
+        @WithDefault("false")
+        boolean enabled();
+
+        /**
+         * The issuer URL ({@code STATE_OIDC_ISSUER}, e.g. {@code https://sso.example.com/realms/acme}):
+         * its discovery document names the keys; a token of any other issuer is refused.
+         */
+        Optional<@Pattern(regexp = "https?://\\S+", message = "must be an http(s) URL") String> issuer();
+
+        /** The service's client id at the issuer ({@code STATE_OIDC_CLIENT_ID}); tokens must name it in {@code aud}. */
+        @WithDefault("route-gateway")
+        String clientId();
+
+        /** The client secret ({@code STATE_OIDC_CLIENT_SECRET}), used only to introspect opaque tokens. */
+        Optional<String> clientSecret();
+
+        /**
+         * The audience a token must carry ({@code STATE_OIDC_AUDIENCE}); the client id when unset.
+         */
+        Optional<String> audience();
+
+        /**
+         * The public client the console signs in with (authorization code with PKCE, {@code
+         * STATE_OIDC_CONSOLE_CLIENT_ID}); the client id when unset.
+         */
+        Optional<String> consoleClientId();
+
+        /** Scopes the console asks for ({@code STATE_OIDC_CONSOLE_SCOPES}). */
+        @WithDefault("openid profile email")
+        String consoleScopes();
+
+        /**
+         * The claim carrying roles or groups ({@code STATE_OIDC_ROLES_CLAIM}); a path with {@code /}
+         * reaches into nested objects (Keycloak's realm roles: {@code realm_access/roles}).
+         */
+        @WithDefault("groups")
+        String rolesClaim();
+
+        /** Prefix of a roles value before the role name ({@code STATE_OIDC_ROLE_PREFIX}, e.g. {@code route-}). */
+        Optional<String> rolePrefix();
+
+        /** The claim carrying a team role's team id ({@code STATE_OIDC_TEAM_CLAIM}). */
+        @WithDefault("team_id")
+        String teamClaim();
+
+        /**
+         * Group convention for the team ({@code STATE_OIDC_TEAM_GROUP_PREFIX}, e.g. {@code team:}):
+         * without a team claim, the roles value {@code <prefix><team id>} names it; unset, no convention.
+         */
+        Optional<String> teamGroupPrefix();
+
+        /** The claim recorded as the subject ({@code STATE_OIDC_SUBJECT_CLAIM}); {@code sub} when the token lacks it. */
+        @WithDefault("preferred_username")
+        String subjectClaim();
+    }
 
     interface Audit {
 

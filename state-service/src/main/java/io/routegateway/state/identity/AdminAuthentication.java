@@ -45,8 +45,15 @@ public class AdminAuthentication {
     private final ApiTokenRepository tokens;
     private final CurrentPrincipal current;
     private final Clock clock;
+    private final SsoAuthentication sso;
 
-    AdminAuthentication(StateConfig config, ApiTokenRepository tokens, CurrentPrincipal current, Clock clock) {
+    AdminAuthentication(
+            StateConfig config,
+            ApiTokenRepository tokens,
+            CurrentPrincipal current,
+            Clock clock,
+            SsoAuthentication sso) {
+        this.sso = sso;
         this.bootstrapToken = config.admin().token();
         this.breakGlass = config.admin().breakGlass();
         this.tokens = tokens;
@@ -73,6 +80,19 @@ public class AdminAuthentication {
         }
         String presented = header.substring(PREFIX.length()).strip();
         if (!ApiTokenSecret.looksLikeToken(presented)) {
+            if (sso.accepts(presented)) {
+                return sso.authenticate(presented).map(result -> {
+                    if (!result.verified()) {
+                        return unauthorized("the token is not valid");
+                    }
+                    if (!result.mapping().granted()) {
+                        return ApiError.response(
+                                403, AdminCodes.FORBIDDEN, result.mapping().refusal());
+                    }
+                    current.authenticated(result.mapping().principal(), requestId);
+                    return null;
+                });
+            }
             return Uni.createFrom().item(unauthorized("the token is not valid"));
         }
         String hash = ApiTokenSecret.hash(presented);
