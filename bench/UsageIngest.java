@@ -14,7 +14,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * UsagePublisher sends them), as fast as the broker takes them. bench/usage_ingest.sh times how long
  * state-service takes to store them and what that costs state-service and PostgreSQL per record.
  *
- *   java -cp <kafka-clients and its dependencies> bench/UsageIngest.java BOOTSTRAP TAG RECORDS BATCH
+ * With RATE (records a second) the messages are paced, one every BATCH/RATE seconds, as gateways
+ * send them at a steady load; without it they go as fast as the broker takes them (a backlog).
+ *
+ *   java -cp <kafka-clients and its dependencies> bench/UsageIngest.java BOOTSTRAP TAG RECORDS BATCH [RATE]
  */
 public class UsageIngest {
 
@@ -23,6 +26,8 @@ public class UsageIngest {
         String tag = args[1];
         int records = Integer.parseInt(args[2]);
         int batch = Integer.parseInt(args[3]);
+        double rate = args.length > 4 ? Double.parseDouble(args[4]) : 0;
+        long nanosPerMessage = rate > 0 ? (long) (batch / rate * 1e9) : 0;
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
@@ -30,14 +35,21 @@ public class UsageIngest {
                 new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
             Future<RecordMetadata> last = null;
             long epoch = System.currentTimeMillis();
-            for (int sent = 0; sent < records; ) {
-                StringBuilder message = new StringBuilder("[");
+            long start = System.nanoTime();
+            for (int sent = 0, message = 0; sent < records; message++) {
+                if (nanosPerMessage > 0) {
+                    long due = start + message * nanosPerMessage;
+                    for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                    }
+                }
+                StringBuilder json = new StringBuilder("[");
                 for (int i = 0; i < batch && sent < records; i++, sent++) {
                     if (i > 0) {
-                        message.append(',');
+                        json.append(',');
                     }
                     long at = epoch + sent;
-                    message.append("{\"type\":\"request-completed.v1\",\"request_id\":\"").append(UUID.randomUUID())
+                    json.append("{\"type\":\"request-completed.v1\",\"request_id\":\"").append(UUID.randomUUID())
                             .append("\",\"occurred_at\":\"").append(java.time.Instant.ofEpochMilli(at))
                             .append("\",\"protocol\":\"openai_chat\",\"access_key_id\":\"").append(tag)
                             .append("\",\"group_id\":\"g-").append(sent % 5)
@@ -47,7 +59,7 @@ public class UsageIngest {
                             .append("\"ttft_ms\":null,\"input_tokens\":12,\"output_tokens\":8,\"stream\":false,")
                             .append("\"client_disconnected\":false,\"success\":true,\"probe\":false}");
                 }
-                last = producer.send(new ProducerRecord<>("route.usage", null, message.append(']').toString()));
+                last = producer.send(new ProducerRecord<>("route.usage", null, json.append(']').toString()));
             }
             if (last != null) {
                 last.get();
