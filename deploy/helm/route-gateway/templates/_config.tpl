@@ -41,7 +41,8 @@ QUARKUS_DATASOURCE_USERNAME: {{ $v.postgresql.username | quote }}
 QUARKUS_DATASOURCE_JDBC_URL: {{ printf "jdbc:postgresql://%s" (include "route-gateway.postgresqlUrlSuffix" $root) | quote }}
 STATE_RECOVERY_URL: {{ include "route-gateway.recoveryServiceUrl" $root | quote }}
 {{- end }}
-{{- if eq .component "state" }}
+{{- /* one host policy for the three services: state-service checks a base_url when it is written, the
+gateway and recovery-service the address each connection resolves to (DNS rebinding) */}}
 {{- with $v.state.upstreamHosts }}
 ROUTE_UPSTREAM_HOSTS_ALLOW_CLEARTEXT_PUBLIC: {{ ternary "true" "false" .allowCleartextPublic | quote }}
 {{- with .allowedHosts }}
@@ -51,6 +52,7 @@ ROUTE_UPSTREAM_HOSTS_ALLOWED_HOSTS: {{ . | quote }}
 ROUTE_UPSTREAM_HOSTS_CLEARTEXT_HOSTS: {{ . | quote }}
 {{- end }}
 {{- end }}
+{{- if eq .component "state" }}
 ROUTE_STATE_SIGNING_KEY_ID: {{ required "state.signing.keyId is required" $v.state.signing.keyId | quote }}
 {{- with $v.state.signing.notAfter }}
 ROUTE_STATE_SIGNING_NOT_AFTER: {{ . | quote }}
@@ -103,6 +105,7 @@ GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_PARALLEL_REQUESTS: {{ int64 .parallelReques
 {{- end }}
 {{- end }}
 GATEWAY_LOAD_MAX_CONCURRENT_REQUESTS: {{ int64 $v.gateway.load.maxConcurrentRequests | toString | quote }}
+QUARKUS_HTTP_LIMITS_MAX_CONNECTIONS: {{ int64 $v.gateway.load.maxConnections | toString | quote }}
 {{- if gt (int64 $v.gateway.load.maxInFlightBodyBytes) 0 }}
 GATEWAY_LOAD_MAX_IN_FLIGHT_BODY_BYTES: {{ int64 $v.gateway.load.maxInFlightBodyBytes | toString | quote }}
 {{- end }}

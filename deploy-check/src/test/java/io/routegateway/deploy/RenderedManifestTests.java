@@ -110,6 +110,24 @@ class RenderedManifestTests {
     }
 
     @Test
+    void theGatewayCapsItsConnectionsAndTheProductionIngressBoundsEachAddressAndTheHeaderRead() {
+        String defaults = Renders.render(Renders.DEFAULTS);
+        assertThat(defaults).contains("QUARKUS_HTTP_LIMITS_MAX_CONNECTIONS: \"8192\"");
+        String production = Renders.render("production.yaml");
+        assertThat(production)
+                .contains("nginx.ingress.kubernetes.io/limit-connections: \"64\"")
+                .contains("client_header_timeout 10s;");
+    }
+
+    @Test
+    void theHostPolicyReachesEveryServiceThatSendsASecret() {
+        String render = Renders.render(Renders.DEFAULTS);
+        // state-service checks base_url on write, the gateway and recovery-service the resolved address
+        assertThat(render.split("ROUTE_UPSTREAM_HOSTS_ALLOW_CLEARTEXT_PUBLIC", -1))
+                .hasSize(4);
+    }
+
+    @Test
     void minimalExampleRunsOneReplicaEachWithoutAutoscaling() {
         ManifestRules rules = Renders.rules("minimal.yaml");
 

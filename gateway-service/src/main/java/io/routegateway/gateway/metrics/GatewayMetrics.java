@@ -6,13 +6,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.routegateway.common.upstream.AddressRefused;
 import io.routegateway.core.failure.Verdict;
+import io.routegateway.core.hostpolicy.HostPolicy;
 import io.routegateway.core.model.Protocol;
 import io.routegateway.core.telemetry.FailoverCause;
 import io.routegateway.gateway.view.PoolViewHolder;
@@ -48,7 +51,9 @@ import io.routegateway.gateway.view.StateTopicsReader;
  *       acknowledgement (usage records still gathering in a batch are not counted);
  *   <li>{@code gateway_events_dropped_total{topic}} — outcome events or usage records dropped
  *       because too many were waiting for Kafka;
- *   <li>{@code gateway_admission_refusals_total{code,scope}} — requests admission refused.
+ *   <li>{@code gateway_admission_refusals_total{code,scope}} — requests admission refused;
+ *   <li>{@code gateway_upstream_addresses_refused_total{reason}} — upstream connections not opened
+ *       because the host resolved to an address the host policy refuses (DNS rebinding).
  * </ul>
  *
  * <p>The GenAI semantic conventions' metrics are in {@link GenAiMetrics} ({@link #genAi()}), the
@@ -68,12 +73,22 @@ public class GatewayMetrics {
     private final GenAiMetrics genAi;
     private final Counter slotWaitsStarted;
     private final Counter slotWaitsGivenUp;
+    private final java.util.Map<String, Counter> addressesRefused = new java.util.HashMap<>();
 
     GatewayMetrics(MeterRegistry registry, PoolViewHolder holder, StateTopicsReader reader, Clock clock) {
         this.registry = registry;
         this.genAi = new GenAiMetrics(registry);
         this.slotWaitsStarted = slotWaits("started");
         this.slotWaitsGivenUp = slotWaits("gave_up");
+        for (HostPolicy.Reason reason : HostPolicy.Reason.values()) {
+            addressesRefused.put(
+                    reason.wire(),
+                    Counter.builder("gateway.upstream.addresses.refused")
+                            .description("Upstream connections not opened: the host resolved to an address"
+                                    + " the host policy refuses, by reason")
+                            .tag("reason", reason.wire())
+                            .register(registry));
+        }
         this.upstreamLatency = Timer.builder("gateway.upstream.latency")
                 .description("Time from sending an upstream request to its response head")
                 .publishPercentileHistogram()
@@ -154,6 +169,14 @@ public class GatewayMetrics {
     public void upstreamLatency(long nanos) {
         if (nanos >= 0) {
             upstreamLatency.record(nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** {@code gateway_upstream_addresses_refused_total{reason}}: fired by the upstream client. */
+    void addressRefused(@Observes AddressRefused refused) {
+        Counter counter = addressesRefused.get(refused.reason());
+        if (counter != null) {
+            counter.increment();
         }
     }
 

@@ -3,10 +3,13 @@ package io.routegateway.recovery.metrics;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.routegateway.common.upstream.AddressRefused;
+import io.routegateway.core.hostpolicy.HostPolicy;
 
 /**
  * recovery-service's Micrometer meters (Prometheus at {@code /q/metrics}), all in one place as the
@@ -19,7 +22,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  *   <li>{@code recovery_reactivations_total} — scheduled reactivations published;
  *   <li>{@code recovery_credential_failures_total} — accounts whose recovery failed on a tick;
  *   <li>{@code recovery_model_tests_total{trigger,result}} — model tests by trigger and result
- *       ({@code success}, {@code failure}, {@code not_a_failure}).
+ *       ({@code success}, {@code failure}, {@code not_a_failure});
+ *   <li>{@code recovery_upstream_addresses_refused_total{reason}} — model-test connections not
+ *       opened because the host resolved to an address the host policy refuses (DNS rebinding).
  * </ul>
  *
  * <p>The counters exist from the start (at zero) for every role, trigger and result, so an alert on
@@ -47,6 +52,15 @@ public class RecoveryMetrics {
                 registry.counter("recovery.model.tests", "trigger", trigger, "result", result);
             }
         }
+        for (HostPolicy.Reason reason : HostPolicy.Reason.values()) {
+            registry.counter("recovery.upstream.addresses.refused", "reason", reason.wire());
+        }
+    }
+
+    /** {@code recovery_upstream_addresses_refused_total{reason}}: fired by the upstream client. */
+    void addressRefused(@Observes AddressRefused refused) {
+        registry.counter("recovery.upstream.addresses.refused", "reason", refused.reason())
+                .increment();
     }
 
     /** Registers {@code recovery_leader}, read from {@code isLeader} at each scrape. */

@@ -8,15 +8,20 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.routegateway.common.upstream.UpstreamClient;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.failure.FailureKind;
 import io.routegateway.core.failure.FailureScope;
 import io.routegateway.recovery.support.RecoveryIntegrationTest;
 import io.routegateway.recovery.support.RecoveryTestProfile;
+import io.routegateway.recovery.support.StubResolver;
 import io.routegateway.recovery.support.TestCredentials;
 import org.junit.jupiter.api.Test;
 
@@ -313,6 +318,46 @@ class ModelTestResourceTests extends RecoveryIntegrationTest {
         assertThat(topics.usage(id))
                 .singleElement()
                 .satisfies(usage -> assertThat(usage.status()).isZero());
+    }
+
+    @Inject
+    MeterRegistry registry;
+
+    @Test
+    void aHostResolvingToTheMetadataAddressIsRefusedAtConnectTimeAndTheSameNameResolvingToAnAllowedOneIsTested() {
+        upstream.replySuccess();
+        String host = "probe-" + System.nanoTime() + ".rebind.example.com";
+        String baseUrl = upstream.baseUrl().replace("127.0.0.1", host);
+        String id = credentials.insert(credential().baseUrl(baseUrl).config(TWO_MODELS));
+        StubResolver.map(host, "169.254.169.254");
+        var counter = registry.find("recovery.upstream.addresses.refused")
+                .tag("reason", "link_local")
+                .counter();
+        assertThat(counter).isNotNull();
+        double before = counter.count();
+
+        test(id, "{\"model\":\"alpha\"}")
+                .statusCode(200)
+                .body("success", is(false))
+                .body("status", nullValue())
+                .body("kind", is("model_test"))
+                .body("message", is(UpstreamClient.ADDRESS_REFUSED + " (link_local)"));
+
+        assertThat(upstream.received()).as("nothing was sent").isEmpty();
+        assertThat(counter.count()).isEqualTo(before + 1);
+        assertThat(outcomes(id))
+                .singleElement()
+                .isInstanceOfSatisfying(CredentialEvent.TransientFailureRecorded.class, failure -> {
+                    assertThat(failure.kind()).isEqualTo("model_test");
+                    assertThat(failure.message()).isEqualTo(UpstreamClient.ADDRESS_REFUSED + " (link_local)");
+                });
+
+        StubResolver.map(host, "127.0.0.1");
+        test(id, "{\"model\":\"alpha\"}").statusCode(200).body("success", is(true));
+        assertThat(upstream.received())
+                .singleElement()
+                .satisfies(request ->
+                        assertThat(request.authorization()).isEqualTo("Bearer " + TestCredentials.secretOf(id)));
     }
 
     @Test

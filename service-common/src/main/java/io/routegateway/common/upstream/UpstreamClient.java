@@ -1,6 +1,8 @@
 package io.routegateway.common.upstream;
 
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -10,23 +12,29 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
+import io.netty.util.NetUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.routegateway.core.failure.ClientEcho;
 import io.routegateway.core.failure.StreamCompletion;
 import io.routegateway.core.failure.UpstreamOutcome;
 import io.routegateway.core.failure.Verdict;
 import io.routegateway.core.forward.StreamingPassthrough;
+import io.routegateway.core.hostpolicy.HostPolicy;
 import io.routegateway.core.upstream.UpstreamRequest;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -40,6 +48,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.impl.VertxInternal;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.core.tracing.TracingPolicy;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -57,6 +66,17 @@ import org.jboss.logging.Logger;
  * setting. The client does not judge answers: a response carries its {@code UpstreamOutcome},
  * headers and client echo, and its verdict is route-core's {@code AttemptVerdict}, which also
  * needs whose credential sent the request.
+ *
+ * <p>Where the secret may go: every request resolves the upstream's host once ({@link
+ * UpstreamResolver}), judges the address with route-core's {@link HostPolicy#checkResolved} (the
+ * rules the admin API applies to the {@code base_url} when it is written, {@code
+ * route.upstream-hosts.*}) and connects to exactly that address ({@link RequestOptions#setServer}),
+ * so a name that resolves to an allowed address at write time and to a link-local or metadata
+ * address later (DNS rebinding) is never connected to. The host name stays the request's authority:
+ * the {@code Host} header, TLS SNI and certificate verification all use it. A refused address sends
+ * nothing and comes back as a transport failure ({@value #ADDRESS_REFUSED} and the reason), the
+ * credential's like a refused connection; it is logged (host, address and reason) and fired as an
+ * {@link AddressRefused} event for the services' metrics.
  *
  * <p>Callbacks run on the caller's Vert.x context when there is one (the gateway's event loop),
  * otherwise on an event loop of the client. Request headers (credentials included) are never logged.
@@ -116,12 +136,32 @@ public class UpstreamClient {
         }
     }
 
+    /** The transport error of a connection the host policy refused; the reason follows it. */
+    public static final String ADDRESS_REFUSED = "upstream address refused by the host policy";
+
     private final int http1ConnectionsPerHost;
     private final int http2ConnectionsPerHost;
     private final int eventLoops;
+    private final HostPolicy hostPolicy;
+    private final UpstreamResolver resolver;
+    private final Consumer<AddressRefused> refusals;
 
     UpstreamClient(Vertx vertx) {
-        this(vertx, HTTP1_CONNECTIONS_PER_HOST, HTTP2_CONNECTIONS_PER_HOST);
+        this(vertx, HostPolicy.DEFAULT, UpstreamResolver.of(vertx), refused -> {});
+    }
+
+    UpstreamClient(Vertx vertx, int http1ConnectionsPerHost, int http2ConnectionsPerHost) {
+        this(
+                vertx,
+                http1ConnectionsPerHost,
+                http2ConnectionsPerHost,
+                HostPolicy.DEFAULT,
+                UpstreamResolver.of(vertx),
+                refused -> {});
+    }
+
+    UpstreamClient(Vertx vertx, HostPolicy hostPolicy, UpstreamResolver resolver, Consumer<AddressRefused> refusals) {
+        this(vertx, HTTP1_CONNECTIONS_PER_HOST, HTTP2_CONNECTIONS_PER_HOST, hostPolicy, resolver, refusals);
     }
 
     @Inject
@@ -130,7 +170,26 @@ public class UpstreamClient {
             @ConfigProperty(name = "route.upstream.http1-connections-per-host", defaultValue = "4096")
                     int http1ConnectionsPerHost,
             @ConfigProperty(name = "route.upstream.http2-connections-per-host", defaultValue = "128")
-                    int http2ConnectionsPerHost) {
+                    int http2ConnectionsPerHost,
+            UpstreamHostConfig hosts,
+            UpstreamResolver resolver,
+            Event<AddressRefused> refusals) {
+        this(
+                vertx,
+                http1ConnectionsPerHost,
+                http2ConnectionsPerHost,
+                UpstreamHostConfig.policy(hosts),
+                resolver,
+                refusals::fire);
+    }
+
+    UpstreamClient(
+            Vertx vertx,
+            int http1ConnectionsPerHost,
+            int http2ConnectionsPerHost,
+            HostPolicy hostPolicy,
+            UpstreamResolver resolver,
+            Consumer<AddressRefused> refusals) {
         if (http1ConnectionsPerHost < 1) {
             throw new IllegalArgumentException("route.upstream.http1-connections-per-host must be at least 1");
         }
@@ -141,6 +200,9 @@ public class UpstreamClient {
         this.http1ConnectionsPerHost = http1ConnectionsPerHost;
         this.http2ConnectionsPerHost = http2ConnectionsPerHost;
         this.eventLoops = eventLoops(vertx);
+        this.hostPolicy = hostPolicy;
+        this.resolver = resolver;
+        this.refusals = refusals;
     }
 
     /** How many event loops callers may come from (each gets its own pool). */
@@ -274,10 +336,118 @@ public class UpstreamClient {
             exchange.complete(failed(invalidUrl(e), modelTest, echo));
             return;
         }
-        String server = options.getHost() + ":" + options.getPort();
         long began = System.nanoTime();
         Clients clients = clients(timeouts.connect());
         HttpClient client = Boolean.TRUE.equals(options.isSsl()) ? clients.tls() : clients.cleartext();
+        Context caller = Vertx.currentContext();
+        String host = options.getHost();
+        resolve(host).onComplete(resolved -> {
+            // the exchange goes on (and completes) on the caller's context, as without a lookup
+            if (caller == null || Vertx.currentContext() == caller) {
+                judged(
+                        resolved,
+                        client,
+                        options,
+                        request,
+                        timeouts,
+                        modelTest,
+                        streaming,
+                        maxBodyBytes,
+                        exchange,
+                        echo,
+                        began);
+            } else {
+                caller.runOnContext(ignored -> judged(
+                        resolved,
+                        client,
+                        options,
+                        request,
+                        timeouts,
+                        modelTest,
+                        streaming,
+                        maxBodyBytes,
+                        exchange,
+                        echo,
+                        began));
+            }
+        });
+    }
+
+    /** Connects to the resolved address when the host policy allows it; answers a refusal otherwise. */
+    private <T extends UpstreamResponse> void judged(
+            AsyncResult<InetAddress> resolved,
+            HttpClient client,
+            RequestOptions options,
+            UpstreamRequest request,
+            UpstreamTimeouts timeouts,
+            boolean modelTest,
+            boolean streaming,
+            long maxBodyBytes,
+            Exchange<T> exchange,
+            ClientEcho echo,
+            long began) {
+        String host = options.getHost();
+        if (resolved.failed()) {
+            String server = host + ":" + options.getPort();
+            exchange.complete(failed(describe(resolved.cause(), timeouts, false, server), modelTest, echo));
+            return;
+        }
+        InetAddress address = resolved.result();
+        boolean cleartext = !Boolean.TRUE.equals(options.isSsl());
+        HostPolicy.Reason refusal = hostPolicy.checkResolved(host, address, cleartext, options.getPort());
+        if (refusal != null) {
+            refused(host, address, refusal, modelTest);
+            exchange.complete(failed(ADDRESS_REFUSED + " (" + refusal.wire() + ")", modelTest, echo));
+            return;
+        }
+        // the address judged is the address connected to: no second lookup can rebind the name.
+        // The host name stays the authority (Host header, SNI, certificate verification).
+        options.setServer(SocketAddress.inetSocketAddress(new InetSocketAddress(address, options.getPort())));
+        connect(client, options, request, timeouts, modelTest, streaming, maxBodyBytes, exchange, echo, began);
+    }
+
+    /** The host's address: a literal without a lookup, a name through the resolver. */
+    private Future<InetAddress> resolve(String host) {
+        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        byte[] literal = NetUtil.createByteArrayFromIpAddressString(bare);
+        if (literal != null) {
+            try {
+                return Future.succeededFuture(InetAddress.getByAddress(literal));
+            } catch (java.net.UnknownHostException e) {
+                return Future.failedFuture(e);
+            }
+        }
+        try {
+            return resolver.resolve(host);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
+    private void refused(String host, InetAddress address, HostPolicy.Reason reason, boolean modelTest) {
+        String shown = address.getHostAddress();
+        LOG.warnf(
+                "%s (%s): %s resolved to %s; nothing was sent (route.upstream-hosts.*)",
+                ADDRESS_REFUSED, reason.wire(), host, shown);
+        try {
+            refusals.accept(new AddressRefused(host, shown, reason.wire(), modelTest));
+        } catch (RuntimeException e) {
+            LOG.debugf("address refusal not counted: %s", e);
+        }
+    }
+
+    private <T extends UpstreamResponse> void connect(
+            HttpClient client,
+            RequestOptions options,
+            UpstreamRequest request,
+            UpstreamTimeouts timeouts,
+            boolean modelTest,
+            boolean streaming,
+            long maxBodyBytes,
+            Exchange<T> exchange,
+            ClientEcho echo,
+            long began) {
+        String server = options.getHost() + ":" + options.getPort();
         client.request(options).onComplete(connected -> {
             if (connected.failed()) {
                 exchange.complete(failed(describe(connected.cause(), timeouts, false, server), modelTest, echo));

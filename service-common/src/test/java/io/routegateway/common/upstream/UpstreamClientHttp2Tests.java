@@ -221,6 +221,44 @@ class UpstreamClientHttp2Tests {
         assertThat(apiVerdict(response)).isInstanceOf(Verdict.Transient.class);
     }
 
+    @Test
+    void theResolvedAddressIsConnectedToAndTheCertificateIsVerifiedAgainstTheHostName() {
+        // the resolver hands out the IP; the certificate names only "localhost" (no IP SAN), so the
+        // handshake passes only if the host name, not the address, is what TLS verifies
+        java.util.concurrent.atomic.AtomicInteger lookups = new java.util.concurrent.atomic.AtomicInteger();
+        UpstreamClient pinned = new UpstreamClient(
+                vertx,
+                io.routegateway.core.hostpolicy.HostPolicy.DEFAULT,
+                host -> {
+                    lookups.incrementAndGet();
+                    assertThat(host).isEqualTo("localhost");
+                    return io.vertx.core.Future.succeededFuture(
+                            java.net.InetAddress.getLoopbackAddress().getAddress().length == 4
+                                    ? java.net.InetAddress.getLoopbackAddress()
+                                    : ipv4Loopback());
+                },
+                refused -> {});
+        try {
+            UpstreamResponse.Complete response = pinned.exchange(
+                            request("/v1/chat/completions", false), TIMEOUTS, false)
+                    .await()
+                    .atMost(Duration.ofSeconds(10));
+
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(lookups.get()).isEqualTo(1);
+        } finally {
+            pinned.close();
+        }
+    }
+
+    private static java.net.InetAddress ipv4Loopback() {
+        try {
+            return java.net.InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static UpstreamRequest request(String path, boolean stream) {
         return request(server.actualPort(), path, stream);
     }

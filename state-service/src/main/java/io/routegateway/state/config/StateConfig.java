@@ -169,5 +169,36 @@ public interface StateConfig {
          */
         @WithDefault("true")
         boolean breakGlass();
+
+        /**
+         * Failed admin sign-ins counted per source address ({@code state.admin.sign-in-throttle.*}):
+         * a source that fails too often is answered 429 for a while, a correct token included.
+         */
+        SignInThrottle signInThrottle();
+    }
+
+    interface SignInThrottle {
+
+        /** Whether failed admin sign-ins are throttled at all ({@code STATE_ADMIN_SIGN_IN_THROTTLE_ENABLED}). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Failures from one source within {@link #window()} that start its lockout. */
+        @WithDefault("10")
+        @Min(1)
+        int maxFailures();
+
+        /** How long failures are counted together, from a source's first failure. */
+        @WithDefault("1m")
+        Duration window();
+
+        /** How long a source that reached {@link #maxFailures()} is answered 429. */
+        @WithDefault("5m")
+        Duration lockout();
+
+        /** Most sources remembered (least recently seen forgotten first): bounds the table's memory. */
+        @WithDefault("10000")
+        @Min(1)
+        int maxSources();
     }
 }

@@ -1,10 +1,8 @@
 package io.routegateway.state.hostpolicy;
 
-import java.util.HashSet;
-import java.util.List;
-
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.routegateway.common.upstream.UpstreamHostConfig;
 import io.routegateway.core.hostpolicy.HostPolicy;
 import io.routegateway.state.web.AdminException;
 
@@ -19,11 +17,7 @@ public class UpstreamHosts {
     private final HostPolicy policy;
 
     UpstreamHosts(UpstreamHostConfig config) {
-        this.policy = new HostPolicy(
-                new HashSet<>(config.deniedPorts()),
-                new HashSet<>(config.allowedHosts().orElse(List.of())),
-                new HashSet<>(config.cleartextHosts().orElse(List.of())),
-                config.allowCleartextPublic());
+        this.policy = UpstreamHostConfig.policy(config);
     }
 
     /** Throws the admin API's refusal when {@code baseUrl} may not receive a secret. */

@@ -22,6 +22,7 @@ import io.routegateway.state.repository.ApiTokenRepository;
 import io.routegateway.state.web.AdminCodes;
 import io.routegateway.state.web.ApiError;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
@@ -32,6 +33,12 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * exist; every spelling of the prefix counts ({@link AdminPath}). The bootstrap token is compared in
  * constant time ({@link BearerToken}); an API token is looked up by its SHA-256 and the digests
  * compared in constant time. What the principal may then do is {@link EndpointGuard}'s.
+ *
+ * <p>A presented token that is not valid (unknown, tampered, revoked, an SSO bearer that does not
+ * verify, the bootstrap token while break-glass is off) counts as a failed sign-in of the caller's
+ * address ({@link SignInThrottling}); an address over the limit is answered 429 before its token is
+ * looked at. A missing header, an expired token and a verified SSO bearer without a role do not
+ * count (they are no guess).
  */
 public class AdminAuthentication {
 
@@ -46,14 +53,17 @@ public class AdminAuthentication {
     private final CurrentPrincipal current;
     private final Clock clock;
     private final SsoAuthentication sso;
+    private final SignInThrottling throttling;
 
     AdminAuthentication(
             StateConfig config,
             ApiTokenRepository tokens,
             CurrentPrincipal current,
             Clock clock,
-            SsoAuthentication sso) {
+            SsoAuthentication sso,
+            SignInThrottling throttling) {
         this.sso = sso;
+        this.throttling = throttling;
         this.bootstrapToken = config.admin().token();
         this.breakGlass = config.admin().breakGlass();
         this.tokens = tokens;
@@ -62,12 +72,17 @@ public class AdminAuthentication {
     }
 
     @ServerRequestFilter(preMatching = true)
-    public Uni<Response> authenticate(ContainerRequestContext request) {
+    public Uni<Response> authenticate(ContainerRequestContext request, HttpServerRequest http) {
         // the raw path and the decoded one: no spelling of /admin may reach a resource unchecked
         // (the router drops matrix parameters such as /admin;x or /admin%3B that a plain prefix test misses)
         if (!AdminPath.isAdmin(request.getUriInfo().getRequestUri().getRawPath())
                 && !AdminPath.isAdmin(request.getUriInfo().getPath())) {
             return Uni.createFrom().nullItem();
+        }
+        String source = SignInThrottling.source(http);
+        Response throttled = throttling.refusal(source);
+        if (throttled != null) {
+            return Uni.createFrom().item(throttled);
         }
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
         String requestId = requestId(request.getHeaderString("X-Request-Id"));
@@ -83,7 +98,7 @@ public class AdminAuthentication {
             if (sso.accepts(presented)) {
                 return sso.authenticate(presented).map(result -> {
                     if (!result.verified()) {
-                        return unauthorized("the token is not valid");
+                        return notValid(source);
                     }
                     if (!result.mapping().granted()) {
                         return ApiError.response(
@@ -93,13 +108,13 @@ public class AdminAuthentication {
                     return null;
                 });
             }
-            return Uni.createFrom().item(unauthorized("the token is not valid"));
+            return Uni.createFrom().item(notValid(source));
         }
         String hash = ApiTokenSecret.hash(presented);
         Instant now = clock.instant();
         return Panache.withTransaction(() -> tokens.findByHash(hash).flatMap(row -> {
             if (row == null || !ApiTokenSecret.sameHash(row.tokenHash, hash)) {
-                return Uni.createFrom().item(unauthorized("the token is not valid"));
+                return Uni.createFrom().item(notValid(source));
             }
             if (row.expiresAt != null && !now.isBefore(row.expiresAt)) {
                 return Uni.createFrom().item(unauthorized("the token has expired"));
@@ -123,6 +138,12 @@ public class AdminAuthentication {
             return sent.strip();
         }
         return UUID.randomUUID().toString();
+    }
+
+    /** The 401 of a token that is not valid, counted against its source. */
+    private Response notValid(String source) {
+        throttling.failed(source);
+        return unauthorized("the token is not valid");
     }
 
     private static Response unauthorized(String message) {

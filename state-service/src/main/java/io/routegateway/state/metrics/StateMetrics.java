@@ -79,6 +79,11 @@ public class StateMetrics {
     public static final String OAUTH_REFRESHES = "state.oauth.refreshes";
     public static final String OAUTH_EXPIRED = "state.oauth.expired";
     public static final String WEBHOOK_DELIVERIES = "state.webhook.deliveries";
+    /** {@code state_admin_sign_in_failures_total}: admin authentications refused for a bad token. */
+    public static final String SIGN_IN_FAILURES = "state.admin.sign.in.failures";
+    /** {@code state_admin_sign_in_throttled_total}: admin requests answered 429 for their source's failures. */
+    public static final String SIGN_IN_THROTTLED = "state.admin.sign.in.throttled";
+
     public static final String WEBHOOK_PENDING = "state.webhook.pending";
     /** 1 while the usage consumer is paused on a passing database failure (out of space), else 0. */
     public static final String USAGE_PAUSED = "state.usage.paused";
@@ -133,6 +138,8 @@ public class StateMetrics {
     private final Timer usageDelivery;
     private final Map<RefreshResult, Counter> oauthRefreshes = new EnumMap<>(RefreshResult.class);
     private final Counter oauthExpired;
+    private final Counter signInFailures;
+    private final Counter signInThrottled;
     private final ConcurrentHashMap<String, Counter> eventsDeadLettered = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> usageDeadLettered = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> sanitised = new ConcurrentHashMap<>();
@@ -142,6 +149,12 @@ public class StateMetrics {
         this.changed = applied("changed");
         this.unchanged = applied("unchanged");
         this.noOp = applied("noop");
+        this.signInFailures = Counter.builder(SIGN_IN_FAILURES)
+                .description("Admin authentications refused for a bad or unknown token or SSO bearer")
+                .register(registry);
+        this.signInThrottled = Counter.builder(SIGN_IN_THROTTLED)
+                .description("Admin requests answered 429 because their source failed to sign in too often")
+                .register(registry);
         this.stale = Counter.builder(EVENTS_STALE)
                 .description("Successes delivered again after a newer change was applied, ignored")
                 .register(registry);
@@ -237,6 +250,16 @@ public class StateMetrics {
     }
 
     /** A success acknowledged by the fast path: one read, nothing written, not timed as a transaction. */
+    /** A failed admin authentication ({@code state_admin_sign_in_failures_total}). */
+    public void signInFailed() {
+        signInFailures.increment();
+    }
+
+    /** An admin request refused for its source's failures ({@code state_admin_sign_in_throttled_total}). */
+    public void signInThrottled() {
+        signInThrottled.increment();
+    }
+
     public void noOp() {
         noOp.increment();
     }

@@ -11,6 +11,9 @@ public final class AdminCodes {
     public static final String UNAUTHORIZED = "unauthorized";
     /** 403: the caller's role does not reach the endpoint ({@code AdminEndpoints}), or would exceed its rights. */
     public static final String FORBIDDEN = "forbidden";
+
+    /** 429: too many failed admin sign-ins from the caller's address ({@code state.admin.sign-in-throttle.*}). */
+    public static final String SIGN_IN_THROTTLED = "sign_in_throttled";
     /** 400: an API token's role is not one of the roles, or a team role without a team (or another with one). */
     public static final String ROLE = "validation.role";
     /** 400: an API token's expiry is in the past. */
