@@ -11,8 +11,8 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.routegateway.core.event.JsonBatch;
 import io.routegateway.core.event.LeaseBatch;
 import io.routegateway.core.event.LeaseEvent;
+import io.routegateway.core.event.LeaseJson;
 import io.routegateway.core.event.Topics;
-import io.routegateway.core.json.Json;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.view.ReplicaIdentity;
@@ -96,9 +96,9 @@ public class LeasePublisher {
     public boolean publish(LeaseEvent lease) {
         published.increment();
         if (window == null) {
-            return publisher.publish(keyOf(lease), Json.write(lease), 1);
+            return publisher.publish(keyOf(lease), LeaseJson.write(lease), 1);
         }
-        window.add(Json.write(lease));
+        window.add(LeaseJson.write(lease));
         return true;
     }
 
