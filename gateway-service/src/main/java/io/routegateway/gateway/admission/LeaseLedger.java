@@ -3,7 +3,6 @@ package io.routegateway.gateway.admission;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
@@ -11,6 +10,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkus.runtime.StartupEvent;
 import io.routegateway.core.event.CredentialSnapshot;
+import io.routegateway.core.event.EventIds;
 import io.routegateway.core.event.LeaseEvent;
 import io.routegateway.core.event.SpendSnapshot;
 import io.routegateway.core.limits.AdmissionDecision;
@@ -98,7 +98,7 @@ public class LeaseLedger {
      */
     Admitted admit(AdmissionRequest request, Instant now) {
         LeaseEvent opened = Leases.openRequest(
-                UUID.randomUUID(),
+                EventIds.next(),
                 replica.id(),
                 request.accessKeyId(),
                 request.teamId(),
@@ -137,7 +137,7 @@ public class LeaseLedger {
         }
         Instant now = clock.instant();
         LeaseEvent opened = Leases.openAttempt(
-                UUID.randomUUID(), replica.id(), credential.credentialId(), accessKeyId, teamId, now, ttl);
+                EventIds.next(), replica.id(), credential.credentialId(), accessKeyId, teamId, now, ttl);
         if (!ledger.openAttempt(now, limits, opened)) {
             // it filled up between selection and now (another event loop's attempt): the request was
             // routed here already, so it goes; the credential's limit is passed by at most one attempt

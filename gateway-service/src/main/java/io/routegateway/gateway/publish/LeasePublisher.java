@@ -11,8 +11,8 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.routegateway.core.event.JsonBatch;
 import io.routegateway.core.event.LeaseBatch;
 import io.routegateway.core.event.LeaseEvent;
+import io.routegateway.core.event.LeaseJson;
 import io.routegateway.core.event.Topics;
-import io.routegateway.core.json.Json;
 import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.routegateway.gateway.view.ReplicaIdentity;
@@ -23,7 +23,7 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
 /**
  * Publishes this replica's {@link LeaseEvent}s to {@link Topics#ADMISSIONS}, so that every replica
- * counts what every other admits. Leases gather for {@code gateway.admission.publish-window} (when set; 0, the default, sends each lease alone)
+ * counts what every other admits. Leases gather for {@code gateway.admission.publish-window} (2 ms by default; 0 sends each lease alone)
  * and leave as one {@link LeaseBatch} message keyed by this replica's id: one replica's messages stay
  * in order on one partition, and with them every phase of each of its leases (a lease has one
  * holder). A request pays a list append, not an emitter call and a Kafka send per lease: sending each
@@ -96,9 +96,9 @@ public class LeasePublisher {
     public boolean publish(LeaseEvent lease) {
         published.increment();
         if (window == null) {
-            return publisher.publish(keyOf(lease), Json.write(lease), 1);
+            return publisher.publish(keyOf(lease), LeaseJson.write(lease), 1);
         }
-        window.add(Json.write(lease));
+        window.add(LeaseJson.write(lease));
         return true;
     }
 

@@ -35,6 +35,22 @@ public interface StateConfig {
     /** The audit log of admin writes ({@code state.audit.*}). */
     Audit audit();
 
+    /** The spend snapshots on {@code route.spend} ({@code state.spend.*}). */
+    Spend spend();
+
+    interface Spend {
+
+        /**
+         * A budgeted key's or team's {@code spend.v1} snapshot leaves at most once per this interval,
+         * unless a usage batch took it over its budget (then at once); one held back leaves when the
+         * interval has passed, with the window's totals then ({@code STATE_SPEND_PUBLISH_INTERVAL}).
+         * Between two snapshots the gateways add the costs of the leases closed since the last one's
+         * {@code as_of}. 0 publishes one per usage batch that changed the subject.
+         */
+        @WithDefault("1s")
+        Duration publishInterval();
+    }
+
     /** Single sign-on with OpenID Connect for the admin API and the console ({@code state.oidc.*}). */
     Oidc oidc();
 

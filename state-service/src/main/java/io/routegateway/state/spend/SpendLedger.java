@@ -18,6 +18,7 @@ import io.routegateway.core.json.Json;
 import io.routegateway.core.limits.Limits;
 import io.routegateway.core.webhook.Notification;
 import io.routegateway.core.webhook.NotificationRules;
+import io.routegateway.state.config.StateConfig;
 import io.routegateway.state.repository.StateRows;
 import io.routegateway.state.webhook.WebhookQueue;
 import io.smallrye.mutiny.Uni;
@@ -71,14 +72,33 @@ public class SpendLedger {
     static final String QUEUE = "INSERT INTO state_outbox (topic, message_key, payload, created_at)"
             + " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])";
 
+    /**
+     * Locks and reads the current windows of the subjects whose held-back snapshot is due, in the
+     * order given (the usage batches' lock order); an absent row (nothing spent) is skipped.
+     */
+    static final String LOCK_CURRENT = "SELECT " + qualified("w", SpendReader.TOTALS_COLUMNS)
+            + " FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) WITH ORDINALITY"
+            + " AS current_window(subject, subject_id, duration, window_start, position)"
+            + " JOIN spend_windows w ON w.subject = current_window.subject"
+            + " AND w.subject_id = current_window.subject_id AND w.duration = current_window.duration"
+            + " AND w.window_start = current_window.window_start"
+            + " ORDER BY current_window.position FOR UPDATE OF w";
+
     private final SpendZone zone;
     private final Clock clock;
     private final WebhookQueue webhooks;
+    private final SpendThrottle throttle;
 
-    SpendLedger(SpendZone zone, Clock clock, WebhookQueue webhooks) {
+    SpendLedger(SpendZone zone, Clock clock, WebhookQueue webhooks, StateConfig config) {
         this.zone = zone;
         this.clock = clock;
         this.webhooks = webhooks;
+        this.throttle = new SpendThrottle(config.spend().publishInterval().toNanos());
+    }
+
+    /** Which snapshots leave now and which wait ({@code state.spend.publish-interval}). */
+    SpendThrottle throttle() {
+        return throttle;
     }
 
     /**
@@ -114,6 +134,14 @@ public class SpendLedger {
             }
         }
         return out;
+    }
+
+    private static String qualified(String table, String columns) {
+        StringBuilder out = new StringBuilder();
+        for (String column : columns.split(",")) {
+            out.append(out.isEmpty() ? "" : ", ").append(table).append('.').append(column.trim());
+        }
+        return out.toString();
     }
 
     private static String capped(String column) {
@@ -167,10 +195,70 @@ public class SpendLedger {
                     keyLimits.forEach((id, value) -> limits.put(new SpendRules.Subject(SpendSnapshot.KEY, id), value));
                     teamLimits.forEach(
                             (id, value) -> limits.put(new SpendRules.Subject(SpendSnapshot.TEAM, id), value));
+                    List<SpendRules.Totals> published = new ArrayList<>();
+                    long nanos = System.nanoTime();
+                    for (SpendRules.Totals totals : SpendRules.toPublish(changed, limits, now, zone.zone())) {
+                        boolean crossed = SpendRules.crossedBudget(totals, deltas, limits.get(totals.subject()));
+                        if (throttle.publishNow(totals.subject(), crossed, nanos)) {
+                            published.add(totals);
+                        }
+                    }
                     return webhooks.queue(connection, budgetNotifications(deltas, changed, teamLimits, now))
-                            .flatMap(queued ->
-                                    queue(connection, SpendRules.toPublish(changed, limits, now, zone.zone()), now));
+                            .flatMap(queued -> queue(connection, published, now));
                 });
+    }
+
+    /**
+     * Queues the snapshots of {@code subjects} (held back by the throttle, now due) with their
+     * current windows' totals as stored, on {@code connection}, in its transaction. A subject that no
+     * longer exists or has no budget is skipped.
+     *
+     * @return whether snapshots were queued (then the caller triggers the relay after the commit)
+     */
+    public Uni<Boolean> publishCurrent(SqlConnection connection, List<SpendRules.Subject> subjects) {
+        LinkedHashSet<String> keyIds = new LinkedHashSet<>();
+        LinkedHashSet<String> teamIds = new LinkedHashSet<>();
+        for (SpendRules.Subject subject : subjects) {
+            (SpendSnapshot.TEAM.equals(subject.kind()) ? teamIds : keyIds).add(subject.id());
+        }
+        Instant now = clock.instant();
+        return limits(connection, "access_keys", keyIds)
+                .flatMap(keyLimits -> limits(connection, "teams", teamIds).flatMap(teamLimits -> {
+                    List<SpendRules.Totals> windows = new ArrayList<>();
+                    for (SpendRules.Subject subject : subjects) {
+                        Limits limits =
+                                (SpendSnapshot.TEAM.equals(subject.kind()) ? teamLimits : keyLimits).get(subject.id());
+                        if (limits != null && limits.maxBudget() != null) {
+                            windows.add(SpendRules.empty(subject, SpendRules.window(limits, now, zone.zone())));
+                        }
+                    }
+                    if (windows.isEmpty()) {
+                        return Uni.createFrom().item(false);
+                    }
+                    windows.sort(SpendRules.LOCK_ORDER);
+                    int n = windows.size();
+                    String[] kind = new String[n];
+                    String[] id = new String[n];
+                    String[] duration = new String[n];
+                    OffsetDateTime[] start = new OffsetDateTime[n];
+                    for (int i = 0; i < n; i++) {
+                        SpendRules.Totals window = windows.get(i);
+                        kind[i] = window.subject().kind();
+                        id[i] = window.subject().id();
+                        duration[i] = window.window().duration();
+                        start[i] = utc(window.window().start());
+                    }
+                    return connection
+                            .preparedQuery(LOCK_CURRENT)
+                            .execute(Tuple.of(kind, id, duration, start))
+                            .flatMap(rows -> {
+                                List<SpendRules.Totals> current = new ArrayList<>();
+                                for (Row row : rows) {
+                                    current.add(SpendReader.totals(row));
+                                }
+                                return queue(connection, current, now);
+                            });
+                }));
     }
 
     private static Uni<Boolean> queue(SqlConnection connection, List<SpendRules.Totals> published, Instant now) {

@@ -206,6 +206,26 @@ public final class SpendRules {
         return new ArrayList<>(newest.values());
     }
 
+    /**
+     * Whether the batch that added {@code deltas} took the subject's spend in {@code after}'s window
+     * from under its budget to at or over it (the snapshot that tells the gateways so is not held
+     * back). A window the deltas do not name counts as crossed, so its snapshot is not held either.
+     */
+    public static boolean crossedBudget(Totals after, List<Totals> deltas, Limits limits) {
+        Long budget = limits == null ? null : limits.maxBudgetMicros();
+        if (budget == null) {
+            return false;
+        }
+        for (Totals delta : deltas) {
+            if (delta.subject().equals(after.subject())
+                    && delta.window().start().equals(after.window().start())) {
+                long before = after.spendMicros() - delta.spendMicros();
+                return before < budget && after.spendMicros() >= budget;
+            }
+        }
+        return true;
+    }
+
     /** The spend.v1 record of a window's totals. */
     public static SpendSnapshot snapshot(Totals totals, long version, Instant publishedAt) {
         return new SpendSnapshot(

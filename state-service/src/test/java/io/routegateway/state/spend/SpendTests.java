@@ -210,6 +210,30 @@ class SpendTests {
     }
 
     @Test
+    void snapshotsHeldBackWithinTheIntervalLeaveLaterWithTheWindowsTotals() {
+        String model = pricedModel();
+        String team =
+                createTeam(Map.of("name", "bursty", "limits", Map.of("max_budget", 100, "budget_duration", "1mo")));
+        String key = createKey(Map.of("name", "bursty key", "team_id", team))[0];
+        Instant at = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+
+        // three batches, one after the other: within state.spend.publish-interval only the first
+        // leaves at once, the others wait; the last snapshot still carries all three
+        send(List.of(used(key, team, at, model, 1000, 200))); // 4500 µUSD
+        send(List.of(used(key, team, at.plusMillis(1), model, 1000, 0))); // 2500 µUSD
+        send(List.of(used(key, team, at.plusMillis(2), model, 0, 100))); // 1000 µUSD
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<ConsumerRecord<String, String>> records = TestKafka.readKey(Topics.SPEND, "team:" + team);
+            SpendSnapshot last = snapshot(records.get(records.size() - 1));
+            assertThat(last.requests()).isEqualTo(3);
+            assertThat(last.spendMicros()).isEqualTo(8000);
+            assertThat(last.asOf()).isEqualTo(at.plusMillis(2));
+            SignedRecords.assertSigned(records);
+        });
+    }
+
+    @Test
     void aWindowResetsAtItsEndAndTheRouteCheckFollowsIt() {
         String model = pricedModel();
         // the middle of an hour, so the records and the checks fall in one window
