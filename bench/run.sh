@@ -197,6 +197,9 @@ service_env() {
   # Local-only state-signing pair (the services' %test pair): state-service signs, the gateways verify.
   echo "ROUTE_STATE_SIGNING_PRIVATE_KEY=MC4CAQAwBQYDK2VwBCIEIFVRZTuRtIVA3uSyuHMgFsSnICbjZjkhfMUX/cUfYe1P"
   echo "ROUTE_STATE_SIGNING_PUBLIC_KEYS=k1=MCowBQYDK2VwAyEAxjNvnsJavKodrTFRxNBuceojR4W4BORHWBaUyi3wSng="
+  # Local-only producer pair (the gateway's %test pair): the gateways sign outcomes and usage, state-service verifies.
+  echo "ROUTE_PRODUCER_SIGNING_PRIVATE_KEY=MC4CAQAwBQYDK2VwBCIEICnFtW7N9evTTjwTt5rJbdTK3F74pDfeaCBomm6OSyHI"
+  echo "ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS=gateway-k1=MCowBQYDK2VwAyEAyL++vtLwIJIfzGajycvV3kZzyNJ4oMg1S/7M8jimpis="
   # as the chart sets it: one upstream connection per concurrent stream (bench/StreamLoad.java holds up to 10,000)
   echo "ROUTE_UPSTREAM_HTTP1_CONNECTIONS_PER_HOST=12000"
   echo "QUARKUS_LOG_LEVEL=WARN"

@@ -46,6 +46,14 @@ LOCAL_SIGNING_KEY_ID=k1
 LOCAL_SIGNING_PRIVATE_KEY=MC4CAQAwBQYDK2VwBCIEIFP5ysLqmRA+LoOntuNJ43IrP5Ybd1UWDYfWAhoWj2RE
 LOCAL_SIGNING_PUBLIC_KEY=MCowBQYDK2VwAyEAZb/GdEp9qz4J+p2EfK1eQsUnGoiRCSiqJDJAdpib7KY=
 
+# The producers' own Ed25519 pairs (route.producer-signing.*): the gateway and recovery-service each sign
+# what they send on route.outcomes and route.usage with their own private half; state-service applies
+# only what verifies with one of the public halves. Local-only pairs, the services' %dev pairs.
+LOCAL_GATEWAY_SIGNING_PRIVATE_KEY=MC4CAQAwBQYDK2VwBCIEIJN5vx1qDPSErbWVQnp2Gcxfai5FBcmsRRE37eDP3Ee4
+LOCAL_GATEWAY_SIGNING_PUBLIC_KEY=MCowBQYDK2VwAyEA1E1BLU6UoQxWqZlXOL1MXtM+bL8Uyvht92yYFa2L3bM=
+LOCAL_RECOVERY_SIGNING_PRIVATE_KEY=MC4CAQAwBQYDK2VwBCIEIDDnQr+fY9FESr0MHfJucCKqXb+FIHj3r8G0sg6Pa6P8
+LOCAL_RECOVERY_SIGNING_PUBLIC_KEY=MCowBQYDK2VwAyEA2AIaCipvBBQKMyV7yGPv6F5V5tE45DYWd4lFjC/q8zQ=
+
 # ---- PostgreSQL -------------------------------------------------------------------------------
 
 start_postgres() { "$ROOT_DIR/deploy/local/postgres.sh"; }
@@ -174,6 +182,7 @@ service_env() {
     state-service)
       echo "ROUTE_STATE_SIGNING_PRIVATE_KEY=$LOCAL_SIGNING_PRIVATE_KEY"
       echo "ROUTE_STATE_SIGNING_KEY_ID=$LOCAL_SIGNING_KEY_ID"
+      echo "ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS=gateway-k1=$LOCAL_GATEWAY_SIGNING_PUBLIC_KEY,recovery-k1=$LOCAL_RECOVERY_SIGNING_PUBLIC_KEY"
       echo "STATE_ADMIN_TOKEN=$LOCAL_ADMIN_TOKEN"
       if [ "$LOCAL_SSO" = true ]; then
         echo "STATE_OIDC_ENABLED=true"
@@ -196,6 +205,7 @@ service_env() {
       ;;
     gateway-service)
       echo "ROUTE_STATE_SIGNING_PUBLIC_KEYS=$LOCAL_SIGNING_KEY_ID=$LOCAL_SIGNING_PUBLIC_KEY"
+      echo "ROUTE_PRODUCER_SIGNING_PRIVATE_KEY=$LOCAL_GATEWAY_SIGNING_PRIVATE_KEY"
       # secure defaults, as the chart ships them: a key without limits of its own gets these
       echo "GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_RPM=600"
       echo "GATEWAY_ADMISSION_DEFAULT_KEY_LIMITS_TPM=2000000"
@@ -203,6 +213,7 @@ service_env() {
       ;;
     recovery-service)
       echo "ROUTE_INTERNAL_TOKEN=$LOCAL_INTERNAL_TOKEN"
+      echo "ROUTE_PRODUCER_SIGNING_PRIVATE_KEY=$LOCAL_RECOVERY_SIGNING_PRIVATE_KEY"
       echo "QUARKUS_DATASOURCE_USERNAME=route"
       echo "QUARKUS_DATASOURCE_PASSWORD=route"
       ;;

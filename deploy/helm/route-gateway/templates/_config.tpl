@@ -124,6 +124,15 @@ ROUTE_SECRET_ACCEPT_V1: "true"
 {{- if eq .component "recovery" }}
 RECOVERY_TICK_SECONDS: {{ int64 $v.recovery.tickSeconds | toString | quote }}
 {{- end }}
+{{- /* each producing service signs what it sends state-service with its own key (docs/security.md) */}}
+{{- if has .component (list "gateway" "recovery") }}
+ROUTE_PRODUCER_SIGNING_KEY_ID: {{ required (printf "%s.producerSigning.keyId is required" .component) (index $v .component).producerSigning.keyId | quote }}
+{{- end }}
+{{- if eq .component "state" }}
+{{- with $v.state.producerSigning.publicKeys }}
+ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS: {{ . | quote }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{- define "route-gateway.kafkaTruststorePath" -}}
@@ -198,6 +207,22 @@ never appears in the pod spec.
     configMapKeyRef:
       name: {{ required "gateway.signing: publicKeys, existingSecret or existingConfigMap is required" $publicKeys.existingConfigMap | quote }}
       key: {{ $publicKeys.key | quote }}
+{{- end }}
+{{- if has .component (list "gateway" "recovery") }}
+{{- $producer := (index $v .component).producerSigning.privateKey }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_PRODUCER_SIGNING_PRIVATE_KEY" "secret" $producer.existingSecret "key" $producer.key) }}
+{{- end }}
+{{- $producerKeys := $v.state.producerSigning }}
+{{- if and (eq .component "state") $producerKeys.publicKeys }}
+{{- /* a plain value: in the ConfigMap (route-gateway.configData) */}}
+{{- else if and (eq .component "state") $producerKeys.existingSecret }}
+{{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS" "secret" $producerKeys.existingSecret "key" $producerKeys.key) }}
+{{- else if eq .component "state" }}
+- name: ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS
+  valueFrom:
+    configMapKeyRef:
+      name: {{ required "state.producerSigning: publicKeys, existingSecret or existingConfigMap is required" $producerKeys.existingConfigMap | quote }}
+      key: {{ $producerKeys.key | quote }}
 {{- end }}
 {{- if has .component (list "state" "recovery") }}
 {{ include "route-gateway.secretKeyRefEnv" (dict "name" "ROUTE_INTERNAL_TOKEN" "secret" $v.secrets.internalToken.existingSecret "key" $v.secrets.internalToken.key) }}

@@ -15,6 +15,8 @@ export ROUTE_SECRET_ENCRYPTION_KEY="${ROUTE_SECRET_ENCRYPTION_KEY:-sDs8+xrgdjb1Y
 # The %test state-signing pair: Seed signs with the private half, the gateway verifies with the public one.
 export ROUTE_STATE_SIGNING_PRIVATE_KEY="${ROUTE_STATE_SIGNING_PRIVATE_KEY:-MC4CAQAwBQYDK2VwBCIEIFVRZTuRtIVA3uSyuHMgFsSnICbjZjkhfMUX/cUfYe1P}"
 export ROUTE_STATE_SIGNING_PUBLIC_KEYS="${ROUTE_STATE_SIGNING_PUBLIC_KEYS:-k1=MCowBQYDK2VwAyEAxjNvnsJavKodrTFRxNBuceojR4W4BORHWBaUyi3wSng=}"
+# The gateway's %test producer key: it signs what it sends on route.outcomes and route.usage.
+export ROUTE_PRODUCER_SIGNING_PRIVATE_KEY="${ROUTE_PRODUCER_SIGNING_PRIVATE_KEY:-MC4CAQAwBQYDK2VwBCIEICnFtW7N9evTTjwTt5rJbdTK3F74pDfeaCBomm6OSyHI}"
 export LOAD_KEY="rk-load-$RANDOM$RANDOM"
 
 node "$here/mock-upstream.js" 18801 & mock=$!

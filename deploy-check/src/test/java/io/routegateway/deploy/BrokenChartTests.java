@@ -189,6 +189,23 @@ class BrokenChartTests {
     }
 
     @Test
+    void aProducerKeyGivenToStateServiceIsReported() throws Exception {
+        Path chart = ChartCopies.replace(
+                ChartCopies.copy(tmp),
+                "templates/_config.tpl",
+                "{{- if has .component (list \"gateway\" \"recovery\") }}\n"
+                        + "{{- $producer := (index $v .component).producerSigning.privateKey }}",
+                "{{- if has .component (list \"gateway\" \"recovery\" \"state\") }}\n"
+                        + "{{- $producer := $v.gateway.producerSigning.privateKey }}");
+
+        assertThat(rules(chart).internalAccess())
+                .anyMatch(v -> v.startsWith("Deployment/route-gateway-state:")
+                        && v.contains("gets ROUTE_PRODUCER_SIGNING_PRIVATE_KEY; only the gateway and recovery-service"))
+                // the gateway's key in two Deployments: no longer its own
+                .anyMatch(v -> v.contains("each producer signs with its own"));
+    }
+
+    @Test
     void containerPortThatDiffersFromTheServiceIsReported() throws Exception {
         Path chart =
                 ChartCopies.replace(ChartCopies.copy(tmp), "templates/_helpers.tpl", "  port: 8081", "  port: 8090");

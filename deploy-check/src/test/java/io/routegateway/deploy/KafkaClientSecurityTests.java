@@ -363,6 +363,87 @@ class KafkaClientSecurityTests {
     }
 
     @Test
+    void eachProducerSignsWithItsOwnKeyAndOnlyStateServiceHoldsTheirPublicKeys() {
+        ManifestRules rules = Renders.rules(Renders.DEFAULTS);
+
+        Deployment gateway = deployment(rules, "gateway");
+        Deployment recovery = deployment(rules, "recovery");
+        Deployment state = deployment(rules, "state");
+        assertSecretRef(
+                env(gateway, "ROUTE_PRODUCER_SIGNING_PRIVATE_KEY"), "route-gateway-gateway-signing", "private-key");
+        assertSecretRef(
+                env(recovery, "ROUTE_PRODUCER_SIGNING_PRIVATE_KEY"), "route-gateway-recovery-signing", "private-key");
+        assertThat(rules.environment(gateway)).containsEntry("ROUTE_PRODUCER_SIGNING_KEY_ID", "gateway-k1");
+        assertThat(rules.environment(recovery)).containsEntry("ROUTE_PRODUCER_SIGNING_KEY_ID", "recovery-k1");
+        EnvVar publicKeys = env(state, "ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS");
+        assertThat(publicKeys.getValueFrom().getConfigMapKeyRef().getName())
+                .isEqualTo("route-gateway-producer-signing-public");
+        assertThat(publicKeys.getValueFrom().getConfigMapKeyRef().getKey()).isEqualTo("public-keys");
+        // state-service holds no producer's private key; the producers hold no producer public keys
+        assertThat(envNames(state)).doesNotContain("ROUTE_PRODUCER_SIGNING_PRIVATE_KEY");
+        assertThat(rules.environment(state)).doesNotContainKey("ROUTE_PRODUCER_SIGNING_KEY_ID");
+        for (Deployment producer : List.of(gateway, recovery)) {
+            assertThat(envNames(producer)).doesNotContain("ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS");
+            assertThat(rules.environment(producer)).doesNotContainKey("ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS");
+        }
+        assertThat(rules.internalAccess()).isEmpty();
+    }
+
+    @Test
+    void theProducerKeysMayBeRotatedAndThePublicKeysComeFromAPlainValueOrASecret() throws Exception {
+        String key = "MCowBQYDK2VwAyEAyL++vtLwIJIfzGajycvV3kZzyNJ4oMg1S/7M8jimpis=";
+        Path values = Files.createTempFile("producer-signing-", ".yaml");
+        Files.writeString(
+                values,
+                "state:\n  producerSigning:\n    publicKeys: gateway-k1=" + key + ",gateway-k2=" + key + ",recovery-k1="
+                        + key + "\n");
+        ManifestRules plain =
+                new ManifestRules(StrictManifestReader.read(ChartRenderer.template(RepoPaths.chart(), values)));
+        Files.delete(values);
+        ManifestRules fromSecret = render(Map.of(
+                "state.producerSigning.existingSecret", "route-producers-public",
+                "state.producerSigning.key", "keys",
+                "gateway.producerSigning.privateKey.existingSecret", "route-gateway-signing-2",
+                "gateway.producerSigning.keyId", "gateway-k2"));
+
+        assertThat(plain.environment(deployment(plain, "state")))
+                .containsEntry(
+                        "ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS",
+                        "gateway-k1=" + key + ",gateway-k2=" + key + ",recovery-k1=" + key);
+        assertThat(envNames(deployment(plain, "state"))).doesNotContain("ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS");
+        assertSecretRef(
+                env(deployment(fromSecret, "state"), "ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS"),
+                "route-producers-public",
+                "keys");
+        Deployment gateway = deployment(fromSecret, "gateway");
+        assertSecretRef(env(gateway, "ROUTE_PRODUCER_SIGNING_PRIVATE_KEY"), "route-gateway-signing-2", "private-key");
+        assertThat(fromSecret.environment(gateway)).containsEntry("ROUTE_PRODUCER_SIGNING_KEY_ID", "gateway-k2");
+        assertThat(fromSecret.internalAccess()).isEmpty();
+    }
+
+    @Test
+    void missingConflictingOrSharedProducerKeysAreRejected() {
+        assertRejected(
+                Map.of(
+                        "state.producerSigning.publicKeys",
+                        "gateway-k1=AAAA",
+                        "state.producerSigning.existingSecret",
+                        "route-producers"),
+                "existingSecret");
+        assertRejected(Map.of("state.producerSigning.existingConfigMap", ""), "existingConfigMap");
+        assertRejected(Map.of("state.producerSigning.publicKeys", "gateway-k1 AAAA"), "publicKeys");
+        assertRejected(Map.of("gateway.producerSigning.privateKey.existingSecret", ""), "existingSecret");
+        assertRejected(Map.of("recovery.producerSigning.keyId", ""), "keyId");
+        assertRejected(Map.of("recovery.producerSigning.keyId", "bad id"), "keyId");
+        // one Secret for both producers' keys: a compromised gateway pod could then sign as recovery-service
+        ManifestRules shared =
+                render(Map.of("recovery.producerSigning.privateKey.existingSecret", "route-gateway-gateway-signing"));
+        assertThat(shared.internalAccess())
+                .anyMatch(violation -> violation.contains("ROUTE_PRODUCER_SIGNING_PRIVATE_KEY comes from Secret")
+                        && violation.contains("each producer signs with its own"));
+    }
+
+    @Test
     void theUsageBatchWindowReachesTheGatewaysOnlyAndIsADuration() {
         ManifestRules defaults = Renders.rules(Renders.DEFAULTS);
         assertThat(defaults.environment(deployment(defaults, "gateway")))

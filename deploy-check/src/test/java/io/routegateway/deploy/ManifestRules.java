@@ -70,10 +70,12 @@ final class ManifestRules {
     /** Container and Service port of the Quarkus management interface (health and metrics). */
     static final String MANAGEMENT_PORT = "management";
 
+    static final String GATEWAY = "gateway-service";
     static final String RECOVERY = "recovery-service";
     static final String STATE = "state-service";
     static final String INTERNAL_TOKEN_ENV = "ROUTE_INTERNAL_TOKEN";
     static final String SIGNING_KEY_ENV = "ROUTE_STATE_SIGNING_PRIVATE_KEY";
+    static final String PRODUCER_KEY_ENV = "ROUTE_PRODUCER_SIGNING_PRIVATE_KEY";
 
     /** Names that must never carry a literal value. */
     static final Pattern SENSITIVE_NAME =
@@ -374,8 +376,9 @@ final class ManifestRules {
      * The internal API and the management ports are closed to everyone who does not need them: every ingress rule
      * of recovery-service's API port admits state-service pods only (no rule without peers, no other peer), a rule
      * that admits a management port admits no other port, {@value #INTERNAL_TOKEN_ENV} is given to
-     * state-service and recovery-service only, from a secretKeyRef, and {@value #SIGNING_KEY_ENV} to state-service
-     * only.
+     * state-service and recovery-service only, from a secretKeyRef, {@value #SIGNING_KEY_ENV} to state-service
+     * only, and {@value #PRODUCER_KEY_ENV} to the gateway and recovery-service only, each from a Secret of its own
+     * (state-service holds only the producers' public keys).
      */
     List<String> internalAccess() {
         List<String> violations = new ArrayList<>();
@@ -451,6 +454,36 @@ final class ManifestRules {
             }
             if (!signs && hasSigningKey) {
                 violations.add(describe(deployment) + ": gets " + SIGNING_KEY_ENV + "; only state-service signs");
+            }
+        }
+        // Each producer's own key that signs what it sends state-service: never state-service's, never shared.
+        Map<String, String> producerSecrets = new LinkedHashMap<>();
+        for (Deployment deployment : deployments) {
+            String component = podLabels(deployment).get(COMPONENT_LABEL);
+            boolean produces = GATEWAY.equals(component) || RECOVERY.equals(component);
+            Optional<EnvVar> producerKey = containers(deployment).stream()
+                    .flatMap(container -> container.getEnv().stream())
+                    .filter(env -> PRODUCER_KEY_ENV.equals(env.getName()))
+                    .findFirst();
+            if (produces && producerKey.isEmpty()) {
+                violations.add(describe(deployment) + ": " + PRODUCER_KEY_ENV + " is missing");
+            }
+            if (!produces && producerKey.isPresent()) {
+                violations.add(describe(deployment) + ": gets " + PRODUCER_KEY_ENV
+                        + "; only the gateway and recovery-service sign what they send");
+            }
+            if (produces && producerKey.isPresent()) {
+                EnvVar env = producerKey.get();
+                if (env.getValueFrom() == null || env.getValueFrom().getSecretKeyRef() == null) {
+                    violations.add(describe(deployment) + ": " + PRODUCER_KEY_ENV + " is not from a secretKeyRef");
+                } else {
+                    String secret = env.getValueFrom().getSecretKeyRef().getName();
+                    String other = producerSecrets.put(secret, component);
+                    if (other != null && !other.equals(component)) {
+                        violations.add(describe(deployment) + ": " + PRODUCER_KEY_ENV + " comes from Secret " + secret
+                                + ", which also holds " + other + "'s key; each producer signs with its own");
+                    }
+                }
             }
         }
         return violations;

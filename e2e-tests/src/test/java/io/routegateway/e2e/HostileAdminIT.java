@@ -450,8 +450,9 @@ class HostileAdminIT extends EndToEndTest {
                 + "\"client_disconnected\":false,\"success\":false,\"probe\":false}";
     }
 
+    /** Signed as a gateway signs: these records test what state-service screens once a signature passes. */
     private static KafkaProducer<String, String> producer() {
-        return TopicRecords.producer(system.broker().bootstrapServers());
+        return TopicRecords.gatewaySignedProducer(system.broker().bootstrapServers());
     }
 
     /** The values of one key on a topic, from its beginning (no consumer group). */

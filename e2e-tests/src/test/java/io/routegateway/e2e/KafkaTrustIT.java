@@ -16,7 +16,10 @@ import io.routegateway.core.access.AccessKeys;
 import io.routegateway.core.crypto.StateSignature;
 import io.routegateway.core.crypto.StateSigner;
 import io.routegateway.core.event.AccessKeySnapshot;
+import io.routegateway.core.event.CredentialEvent;
+import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
+import io.routegateway.core.event.UsageBatch;
 import io.routegateway.core.json.Json;
 import io.routegateway.e2e.support.EndToEndTest;
 import io.routegateway.e2e.support.GatewayClient;
@@ -25,6 +28,7 @@ import io.routegateway.e2e.support.Metrics;
 import io.routegateway.e2e.support.Pool;
 import io.routegateway.e2e.support.RouteSystem;
 import io.routegateway.e2e.support.TopicRecords;
+import io.routegateway.testsupport.ProducerSigning;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -39,7 +43,8 @@ import static org.awaitility.Awaitility.await;
  * topics by a plain producer without state-service's signing key (a new AccessKey, the credential
  * redirected to another host, the credential re-enabled, a tombstone) change nothing in the
  * gateway's routing and are counted under {@code reason="signature"}; what state-service signs still
- * flows.
+ * flows. The reverse direction too: outcome and usage records forged without a producer's key
+ * revoke nothing and bill nothing.
  */
 class KafkaTrustIT extends EndToEndTest {
 
@@ -154,6 +159,105 @@ class KafkaTrustIT extends EndToEndTest {
         } finally {
             attacker.stop(0);
         }
+    }
+
+    /**
+     * The reverse direction: a compromised pod or an intruder on {@code route.outcomes} tries to revoke
+     * a credential with outcome events (unsigned, signed by a key state-service does not hold under the
+     * gateway's key id, signed by the gateway's key for another credential) and to bill a key with a
+     * forged usage batch. state-service applies none of it (the credential keeps serving, nothing is
+     * billed), dead-letters each with the reason {@code signature}, and goes on applying what the real
+     * gateway signs, counted under the gateway's key id.
+     */
+    @Test
+    void forgedOutcomesRevokeNothingAndForgedUsageBillsNothing() throws Exception {
+        Pool pool = Pool.create(system);
+        String credential = pool.credential("fo", spec -> spec.map("gpt-forged-outcome", "upstream-sol"));
+        String group = pool.group("fo", credential);
+        String key = pool.accessKey(group);
+        pool.awaitVisible(key);
+        GatewayClient gateway = system.gateway();
+        Metrics stateBefore = Metrics.of(system.state());
+        double outcomesRefusedBefore = stateBefore.sum("state_events_dead_lettered_total", "reason=\"signature\"");
+        double usageRefusedBefore = stateBefore.sum("state_usage_dead_lettered_total", "reason=\"signature\"");
+        assertThat(gateway.chat(key, "gpt-forged-outcome").status()).isEqualTo(200);
+        // the real gateway's usage (and any outcome) arrives signed under its key id and is applied
+        await("the gateway's signed usage applied")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> Metrics.of(system.state())
+                                .sum(
+                                        "state_producer_records_total",
+                                        "topic=\"route.usage\"",
+                                        "key_id=\"" + ProducerSigning.GATEWAY_KEY_ID + "\"")
+                        > 0);
+
+        java.util.function.Supplier<String> revoke = () -> Json.write(new CredentialEvent.PermanentFailureRecorded(
+                java.util.UUID.randomUUID(),
+                credential,
+                java.time.Instant.now(),
+                null,
+                "permanent_failure",
+                401,
+                "invalid_api_key",
+                null));
+        String rogue = revoke.get();
+        String replayed = revoke.get();
+        String usage = UsageBatch.encode(List.of(Json.write(RequestCompleted.refused(
+                java.util.UUID.randomUUID(),
+                java.time.Instant.now(),
+                io.routegateway.core.model.Protocol.OPENAI_CHAT,
+                "forged-billing",
+                401,
+                "invalid_key"))));
+        try (KafkaProducer<String, String> producer = producer()) {
+            producer.send(new ProducerRecord<>(Topics.OUTCOMES, credential, revoke.get()));
+            producer.send(new ProducerRecord<>(
+                    Topics.OUTCOMES,
+                    null,
+                    credential,
+                    rogue,
+                    ProducerSigning.headers(
+                            ProducerSigning.rogue(ProducerSigning.GATEWAY_KEY_ID),
+                            Topics.OUTCOMES,
+                            credential,
+                            rogue)));
+            producer.send(new ProducerRecord<>(
+                    Topics.OUTCOMES,
+                    null,
+                    credential,
+                    replayed,
+                    ProducerSigning.headers(Topics.OUTCOMES, "another-credential", replayed)));
+            producer.send(new ProducerRecord<String, String>(Topics.USAGE, null, null, usage));
+            producer.flush();
+        }
+
+        await("forged outcomes and usage dead-lettered for their signature")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    Metrics state = Metrics.of(system.state());
+                    return state.sum("state_events_dead_lettered_total", "reason=\"signature\"") - outcomesRefusedBefore
+                                    >= 3
+                            && state.sum("state_usage_dead_lettered_total", "reason=\"signature\"") - usageRefusedBefore
+                                    >= 1;
+                });
+        // a signed event after them applies: state-service went on, and the forged ones changed nothing
+        for (int i = 0; i < 5; i++) {
+            assertServedBy(gateway, key, credential);
+        }
+        assertThat(system.admin().credential(credential).path("status").asText())
+                .isNotIn("revoked", "error");
+        Metrics state = Metrics.of(system.state());
+        assertThat(state.sum("state_events_dead_lettered_total", "reason=\"signature\"") - outcomesRefusedBefore)
+                .isEqualTo(3);
+        assertThat(state.sum("state_usage_dead_lettered_total", "reason=\"signature\"") - usageRefusedBefore)
+                .isEqualTo(1);
+        System.out.printf(
+                "E2E-SUMMARY KafkaTrustIT: forged outcomes=3 usage=1 dead-lettered(signature)=%.0f+%.0f credential=%s%n",
+                state.sum("state_events_dead_lettered_total", "reason=\"signature\"") - outcomesRefusedBefore,
+                state.sum("state_usage_dead_lettered_total", "reason=\"signature\"") - usageRefusedBefore,
+                system.admin().credential(credential).path("status").asText());
     }
 
     private static void assertServedBy(GatewayClient gateway, String key, String credential) {

@@ -54,7 +54,9 @@ class StateArchitectureTests {
             "hostpolicy",
             // who calls the admin API and what the caller may do: authentication, the endpoint
             // guard, the audit trail every admin write appends to (issue 39)
-            "identity");
+            "identity",
+            // the producer signatures on route.outcomes and route.usage, checked before either is read (issue 37)
+            "signing");
 
     private static final String[] IO = {
         "io.quarkus..",

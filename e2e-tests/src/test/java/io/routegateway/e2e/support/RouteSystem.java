@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.routegateway.demo.DemoUpstream;
 import io.routegateway.testsupport.PostgresDatabaseResource;
+import io.routegateway.testsupport.ProducerSigning;
 import io.routegateway.testsupport.RestartableKafkaBroker;
 import io.vertx.core.Vertx;
 
@@ -342,6 +343,8 @@ public final class RouteSystem implements AutoCloseable {
         env.put("ROUTE_INTERNAL_TOKEN", INTERNAL_TOKEN);
         env.put("ROUTE_STATE_SIGNING_PRIVATE_KEY", SIGNING_PRIVATE_KEY);
         env.put("ROUTE_STATE_SIGNING_KEY_ID", SIGNING_KEY_ID);
+        // the producers' public keys: the gateways' and recovery-service's, each its own (default ids)
+        env.put("ROUTE_PRODUCER_SIGNING_PUBLIC_KEYS", ProducerSigning.PUBLIC_KEYS);
         env.put("STATE_RECOVERY_URL", "http://127.0.0.1:" + recoveryPort);
         env.putAll(oauthEnvironment());
         env.putAll(tracing());
@@ -375,6 +378,8 @@ public final class RouteSystem implements AutoCloseable {
     private Map<String, String> gatewayEnvironment() {
         Map<String, String> env = common();
         env.put("ROUTE_STATE_SIGNING_PUBLIC_KEYS", SIGNING_KEY_ID + "=" + SIGNING_PUBLIC_KEY);
+        // every gateway replica of this deployment signs route.outcomes and route.usage with one key
+        env.put("ROUTE_PRODUCER_SIGNING_PRIVATE_KEY", ProducerSigning.GATEWAY_PRIVATE_KEY);
         env.put("GATEWAY_UPSTREAM_CONNECT_TIMEOUT", "5s");
         env.put("GATEWAY_UPSTREAM_READ_GAP_TIMEOUT", "5s");
         // FrontDoorIT sends a body that never ends: a shorter body-read deadline than the 60 s default
@@ -387,6 +392,7 @@ public final class RouteSystem implements AutoCloseable {
 
     private Map<String, String> recoveryEnvironment() {
         Map<String, String> env = common();
+        env.put("ROUTE_PRODUCER_SIGNING_PRIVATE_KEY", ProducerSigning.RECOVERY_PRIVATE_KEY);
         env.putAll(databaseSettings);
         env.put("ROUTE_INTERNAL_TOKEN", INTERNAL_TOKEN);
         env.put("RECOVERY_TICK_SECONDS", Integer.toString(RECOVERY_TICK_SECONDS));

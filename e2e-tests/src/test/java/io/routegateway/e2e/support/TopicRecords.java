@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
+import io.routegateway.testsupport.ProducerSigning;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -24,6 +25,19 @@ public final class TopicRecords {
         Properties properties = new Properties();
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        return new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer());
+    }
+
+    /**
+     * A producer standing in for a gateway: every record sent without a signature of its own is signed
+     * with the gateway's producer key ({@link ProducerSigning}), as state-service applies nothing else
+     * from {@code route.outcomes} and {@code route.usage}.
+     */
+    public static KafkaProducer<String, String> gatewaySignedProducer(String bootstrapServers) {
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        ProducerSigning.signEverything(properties);
         return new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer());
     }
 

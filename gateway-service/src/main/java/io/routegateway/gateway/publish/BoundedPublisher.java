@@ -32,6 +32,8 @@ final class BoundedPublisher {
     private final IntConsumer countDrops;
     /** Added to every record (null: none). Immutable, so one instance serves every record. */
     private final Header header;
+    /** Signs every message (null: unsigned, for topics state-service does not verify). */
+    private final RecordSigning signing;
 
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicLong droppedTotal = new AtomicLong();
@@ -46,7 +48,22 @@ final class BoundedPublisher {
     /** @param header added to every record (null: none) */
     BoundedPublisher(
             MutinyEmitter<String> emitter, String topic, int maxPending, IntConsumer countDrops, Header header) {
+        this(emitter, topic, maxPending, countDrops, header, null);
+    }
+
+    /**
+     * @param header added to every record (null: none)
+     * @param signing signs every message over its topic, key and payload (null: unsigned)
+     */
+    BoundedPublisher(
+            MutinyEmitter<String> emitter,
+            String topic,
+            int maxPending,
+            IntConsumer countDrops,
+            Header header,
+            RecordSigning signing) {
         this.header = header;
+        this.signing = signing;
         this.emitter = emitter;
         this.topic = topic;
         this.maxPending = maxPending;
@@ -84,12 +101,21 @@ final class BoundedPublisher {
             return false;
         }
         Metadata metadata = Metadata.empty();
-        if (key != null || header != null) {
+        if (key != null || header != null || signing != null) {
             OutgoingKafkaRecordMetadata.OutgoingKafkaRecordMetadataBuilder<String> kafka =
                     OutgoingKafkaRecordMetadata.<String>builder().withKey(key);
+            // a new list per record: the producer marks a record's headers read-only once sent
+            RecordHeaders headers = new RecordHeaders();
             if (header != null) {
-                // a new list per record: the producer marks a record's headers read-only once sent
-                kafka.withHeaders(new RecordHeaders(new Header[] {header}));
+                headers.add(header);
+            }
+            if (signing != null) {
+                for (Header signed : signing.headers(key, payload)) {
+                    headers.add(signed);
+                }
+            }
+            if (header != null || signing != null) {
+                kafka.withHeaders(headers);
             }
             metadata = Metadata.of(kafka.build());
         }

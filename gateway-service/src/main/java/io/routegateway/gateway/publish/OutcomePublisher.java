@@ -11,6 +11,7 @@ import jakarta.enterprise.event.Observes;
 
 import io.micrometer.core.instrument.Counter;
 import io.opentelemetry.context.Context;
+import io.routegateway.core.crypto.StateSigner;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.forward.SuccessCoalescer;
@@ -21,6 +22,7 @@ import io.routegateway.gateway.view.CredentialStateArrived;
 import io.routegateway.gateway.view.ReplicaIdentity;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.vertx.core.Vertx;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
@@ -31,7 +33,8 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
  * SuccessCoalescer}, {@code gateway.publish.success-window}): under load that is one message per
  * credential and model per window instead of one per request, for the gateway, the broker and
  * state-service alike. Every record names this replica ({@link ReplicaIdentity}), which skips its own
- * records when it reads its peers'. Never blocks or fails the caller (see {@link BoundedPublisher}).
+ * records when it reads its peers', and carries this gateway's producer signature ({@link
+ * RecordSigning}), without which state-service applies nothing. Never blocks or fails the caller (see {@link BoundedPublisher}).
  * Application-scoped so the emitter is resolved on first use, after the messaging channels are
  * wired.
  */
@@ -59,7 +62,10 @@ public class OutcomePublisher {
             GatewayMetrics metrics,
             ReplicaIdentity replica,
             Clock clock,
-            Vertx vertx) {
+            Vertx vertx,
+            StateSigner signer,
+            @ConfigProperty(name = "mp.messaging.outgoing.outcomes.topic", defaultValue = Topics.OUTCOMES)
+                    String topic) {
         Duration window = config.publish().successWindow();
         if (window.isNegative() || window.compareTo(MAX_SUCCESS_WINDOW) > 0) {
             throw new IllegalArgumentException(
@@ -70,7 +76,8 @@ public class OutcomePublisher {
                 Topics.OUTCOMES,
                 config.publish().maxPending(),
                 records -> metrics.dropped(Topics.OUTCOMES, records),
-                replica.originHeader());
+                replica.originHeader(),
+                new RecordSigning(signer, topic));
         metrics.pendingGauge(Topics.OUTCOMES, publisher::pending);
         this.published = metrics.publishedCounter(Topics.OUTCOMES);
         this.coalesced = metrics.coalescedSuccessesCounter();

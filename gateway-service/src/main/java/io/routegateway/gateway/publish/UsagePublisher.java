@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Counter;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.quarkus.runtime.ShutdownEvent;
+import io.routegateway.core.crypto.StateSigner;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.event.UsageBatch;
@@ -18,6 +19,7 @@ import io.routegateway.gateway.config.GatewayConfig;
 import io.routegateway.gateway.metrics.GatewayMetrics;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.vertx.core.Vertx;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
@@ -26,7 +28,9 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
  * for up to {@code gateway.publish.usage-batch-window} and leave as one {@link UsageBatch} message
  * (no key: any partition will do, state-service stores by request id), so a request pays a list
  * append instead of a Kafka send and a producer wake-up; a zero window sends each record alone,
- * keyed by the credential last tried (the access key id when none was selected). Never blocks or
+ * keyed by the credential last tried (the access key id when none was selected). Every message, a
+ * batch or a record alone, carries one producer signature ({@link RecordSigning}): the signing cost
+ * is per message, not per record. Never blocks or
  * fails the caller (see {@link BoundedPublisher}); the batch still gathering is sent at shutdown.
  */
 @ApplicationScoped
@@ -48,13 +52,17 @@ public class UsagePublisher {
             @Channel(USAGE_CHANNEL) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) MutinyEmitter<String> emitter,
             GatewayConfig config,
             GatewayMetrics metrics,
-            Vertx vertx) {
+            Vertx vertx,
+            StateSigner signer,
+            @ConfigProperty(name = "mp.messaging.outgoing.usage.topic", defaultValue = Topics.USAGE) String topic) {
         this(
                 new BoundedPublisher(
                         emitter,
                         Topics.USAGE,
                         config.publish().maxPending(),
-                        records -> metrics.dropped(Topics.USAGE, records)),
+                        records -> metrics.dropped(Topics.USAGE, records),
+                        null,
+                        new RecordSigning(signer, topic)),
                 metrics.publishedCounter(Topics.USAGE),
                 vertx,
                 config.publish().usageBatchWindow(),

@@ -1,5 +1,6 @@
 package io.routegateway.recovery.support;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -8,10 +9,13 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 
+import io.routegateway.core.crypto.StateSignature;
+import io.routegateway.core.crypto.StateVerifier;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.RequestCompleted;
 import io.routegateway.core.event.Topics;
 import io.routegateway.core.json.Json;
+import io.routegateway.testsupport.ProducerSigning;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -20,14 +24,21 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Reads {@code route.outcomes} and {@code route.usage} from the real broker in the background, as
- * state-service would, and parses them with the wire schema.
+ * state-service would, checks each record's producer signature as state-service does and parses them
+ * with the wire schema.
  */
 public final class TopicRecords implements AutoCloseable {
+
+    /** state-service's check, with recovery-service's %test public key alone. */
+    private static final StateVerifier RECOVERY_KEY = StateVerifier.fromSpec(
+            StateSignature.Domain.PRODUCER,
+            ProducerSigning.RECOVERY_KEY_ID + "=" + ProducerSigning.RECOVERY_PUBLIC_KEY);
 
     private final KafkaConsumer<String, String> consumer;
     private final List<ConsumerRecord<String, String>> records = new CopyOnWriteArrayList<>();
@@ -106,8 +117,30 @@ public final class TopicRecords implements AutoCloseable {
     private <T> List<T> parsed(String topic, String key, Class<T> type) {
         return records.stream()
                 .filter(record -> topic.equals(record.topic()) && key.equals(record.key()))
+                .peek(TopicRecords::assertSignedByRecovery)
                 .map(record -> read(record.value(), type))
                 .toList();
+    }
+
+    /**
+     * state-service applies only what a producer key signed: every record recovery-service sends
+     * verifies under its own %test public key (and only that one), over its topic, key and value.
+     */
+    private static void assertSignedByRecovery(ConsumerRecord<String, String> record) {
+        StateVerifier.Result result = RECOVERY_KEY.verify(
+                record.topic(),
+                record.key(),
+                record.value(),
+                header(record, StateSignature.KEY_ID_HEADER),
+                header(record, StateSignature.SIGNATURE_HEADER));
+        if (result != StateVerifier.Result.VALID) {
+            throw new AssertionError("not signed with recovery-service's producer key (" + result + "): " + record);
+        }
+    }
+
+    private static String header(ConsumerRecord<String, String> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 
     private static <T> T read(String json, Class<T> type) {

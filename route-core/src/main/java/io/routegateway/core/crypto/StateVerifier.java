@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Verifies state-topic records against the configured Ed25519 public keys ({@link StateSignature}).
+ * Verifies signed records against the configured Ed25519 public keys ({@link StateSignature}): the
+ * gateways verify the state topics ({@link StateSignature.Domain#STATE}), state-service verifies
+ * what the producing services send it ({@link StateSignature.Domain#PRODUCER}).
  * Several keys may be configured at once, each under its id, so a key can be rotated without a
  * window in which readers refuse what state-service publishes.
  */
@@ -28,20 +30,28 @@ public final class StateVerifier {
         INVALID
     }
 
+    private final StateSignature.Domain domain;
     private final Map<String, PublicKey> keys;
 
-    private StateVerifier(Map<String, PublicKey> keys) {
+    private StateVerifier(StateSignature.Domain domain, Map<String, PublicKey> keys) {
+        this.domain = domain;
         this.keys = Map.copyOf(keys);
     }
 
+    /** A verifier of the state topics ({@link StateSignature.Domain#STATE}). */
+    public static StateVerifier fromSpec(String spec) {
+        return fromSpec(StateSignature.Domain.STATE, spec);
+    }
+
     /**
+     * @param domain what the signatures must speak for
      * @param spec comma-separated {@code keyId=base64 X.509 (SubjectPublicKeyInfo) Ed25519 public
      *     key}, e.g. the body of {@code openssl pkey -pubout}
      * @throws IllegalArgumentException when the list is empty or an entry is malformed
      */
-    public static StateVerifier fromSpec(String spec) {
+    public static StateVerifier fromSpec(StateSignature.Domain domain, String spec) {
         if (spec == null || spec.isBlank()) {
-            throw new IllegalArgumentException("no state signing public key is configured");
+            throw new IllegalArgumentException("no " + domain.label() + " public key is configured");
         }
         Map<String, PublicKey> keys = new LinkedHashMap<>();
         for (String entry : spec.split(",")) {
@@ -51,19 +61,21 @@ public final class StateVerifier {
             }
             int equals = trimmed.indexOf('=');
             if (equals <= 0) {
-                throw new IllegalArgumentException("a state signing public key entry is not keyId=base64");
+                throw new IllegalArgumentException("a " + domain.label() + " public key entry is not keyId=base64");
             }
             String keyId = trimmed.substring(0, equals).strip();
-            requireKeyId(keyId);
+            requireKeyId(domain, keyId);
             if (keys.containsKey(keyId)) {
-                throw new IllegalArgumentException("state signing key id " + keyId + " is configured twice");
+                throw new IllegalArgumentException(domain.label() + " key id " + keyId + " is configured twice");
             }
-            keys.put(keyId, publicKey(keyId, trimmed.substring(equals + 1).strip()));
+            keys.put(
+                    keyId,
+                    publicKey(domain, keyId, trimmed.substring(equals + 1).strip()));
         }
         if (keys.isEmpty()) {
-            throw new IllegalArgumentException("no state signing public key is configured");
+            throw new IllegalArgumentException("no " + domain.label() + " public key is configured");
         }
-        return new StateVerifier(keys);
+        return new StateVerifier(domain, keys);
     }
 
     public Set<String> keyIds() {
@@ -86,26 +98,30 @@ public final class StateVerifier {
         try {
             Signature verifier = Signature.getInstance("Ed25519");
             verifier.initVerify(publicKey);
-            verifier.update(StateSignature.message(topic, key, value));
+            verifier.update(StateSignature.message(domain, topic, key, value));
             return verifier.verify(Base64.getDecoder().decode(signature)) ? Result.VALID : Result.INVALID;
         } catch (IllegalArgumentException | GeneralSecurityException e) {
             return Result.INVALID;
         }
     }
 
-    static void requireKeyId(String keyId) {
+    public StateSignature.Domain domain() {
+        return domain;
+    }
+
+    static void requireKeyId(StateSignature.Domain domain, String keyId) {
         if (keyId == null || !keyId.matches("[A-Za-z0-9._-]{1,64}")) {
-            throw new IllegalArgumentException("a state signing key id must be 1-64 of A-Z a-z 0-9 . _ -");
+            throw new IllegalArgumentException("a " + domain.label() + " key id must be 1-64 of A-Z a-z 0-9 . _ -");
         }
     }
 
-    private static PublicKey publicKey(String keyId, String base64) {
+    private static PublicKey publicKey(StateSignature.Domain domain, String keyId, String base64) {
         try {
             byte[] der = Base64.getDecoder().decode(base64);
             return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(der));
         } catch (IllegalArgumentException | GeneralSecurityException e) {
             throw new IllegalArgumentException(
-                    "state signing public key " + keyId + " is not a base64 X.509 Ed25519 key");
+                    domain.label() + " public key " + keyId + " is not a base64 X.509 Ed25519 key");
         }
     }
 }

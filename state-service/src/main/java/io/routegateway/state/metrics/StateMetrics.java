@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.routegateway.common.time.RecordAge;
+import io.routegateway.core.event.Topics;
 import io.routegateway.state.outcome.ApplyResult;
 
 /**
@@ -41,6 +42,11 @@ import io.routegateway.state.outcome.ApplyResult;
  * {@code state.usage.dead_lettered{reason}}, {@code state.usage.delivery} (from the gateway's send of
  * a usage message to this consumer taking it up, p50, p99: the usage consumer's lag); both consumers:
  * {@code state.records.sanitised{topic}} (stored after unstorable text in them was replaced).
+ *
+ * <p>Producer signatures ({@code signing/}): {@code state.producer.records{topic,key_id}} — outcome
+ * and usage messages whose producer signature verified, by the key id that signed them (at zero for
+ * every configured key from the start); a message that did not verify is dead-lettered with the
+ * reason {@code signature} (both dead-letter counters).
  *
  * <p>Official accounts ({@code oauth/}): {@code state.oauth.refreshes{result}} (token-endpoint
  * refreshes: {@code refreshed}, {@code failed} — transient, retried with back-off — or {@code revoked}
@@ -87,14 +93,16 @@ public class StateMetrics {
     public static final String WEBHOOK_PENDING = "state.webhook.pending";
     /** 1 while the usage consumer is paused on a passing database failure (out of space), else 0. */
     public static final String USAGE_PAUSED = "state.usage.paused";
+    /** Producer messages (outcomes, usage batches) that passed their signature check, per topic and signer key id. */
+    public static final String PRODUCER_RECORDS = "state.producer.records";
 
     /** The reasons an outcome message is dead-lettered for (the tag of {@link #EVENTS_DEAD_LETTERED}). */
     static final List<String> EVENT_DEAD_LETTER_REASONS =
-            List.of("unparsable", "unstorable", "unknown_credential", "rejected", "retries_exhausted");
+            List.of("signature", "unparsable", "unstorable", "unknown_credential", "rejected", "retries_exhausted");
 
     /** The reasons a usage record is dead-lettered for (the tag of {@link #USAGE_DEAD_LETTERED}). */
     static final List<String> USAGE_DEAD_LETTER_REASONS =
-            List.of("unparsable", "unstorable", "database_rejected", "retries_exhausted");
+            List.of("signature", "unparsable", "unstorable", "database_rejected", "retries_exhausted");
 
     /** How a refresh of an official account's access token ended (the tag of {@link #OAUTH_REFRESHES}). */
     public enum RefreshResult {
@@ -141,6 +149,7 @@ public class StateMetrics {
     private final Counter signInFailures;
     private final Counter signInThrottled;
     private final ConcurrentHashMap<String, Counter> eventsDeadLettered = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> producerRecords = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> usageDeadLettered = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> sanitised = new ConcurrentHashMap<>();
 
@@ -265,7 +274,7 @@ public class StateMetrics {
     }
 
     /**
-     * @param reason {@code unparsable}, {@code unstorable}, {@code unknown_credential}, {@code rejected}
+     * @param reason {@code signature}, {@code unparsable}, {@code unstorable}, {@code unknown_credential}, {@code rejected}
      *     or {@code retries_exhausted}
      */
     public void eventDeadLettered(String reason) {
@@ -279,6 +288,32 @@ public class StateMetrics {
                 .register(registry);
     }
 
+    // --- producer signatures (signing/)
+
+    /** A configured producer key: its counters exist from the start, at zero, on both topics. */
+    public void producerKeyConfigured(String keyId) {
+        producerRecords(Topics.OUTCOMES, keyId);
+        producerRecords(Topics.USAGE, keyId);
+    }
+
+    /**
+     * One message of {@code topic} passed its signature check under {@code keyId} (a configured key
+     * id, so the tag stays bounded by the configuration).
+     */
+    public void producerRecord(String topic, String keyId) {
+        producerRecords(topic, keyId).increment();
+    }
+
+    private Counter producerRecords(String topic, String keyId) {
+        return producerRecords.computeIfAbsent(
+                topic + "|" + keyId,
+                ignored -> Counter.builder(PRODUCER_RECORDS)
+                        .description("Producer messages applied after their signature verified, by signer key id")
+                        .tag("topic", topic)
+                        .tag("key_id", keyId)
+                        .register(registry));
+    }
+
     // --- usage records and both consumers
 
     public void usageRecords(int count) {
@@ -286,7 +321,7 @@ public class StateMetrics {
     }
 
     /**
-     * @param reason {@code unparsable}, {@code unstorable}, {@code database_rejected} or {@code
+     * @param reason {@code signature}, {@code unparsable}, {@code unstorable}, {@code database_rejected} or {@code
      *     retries_exhausted}
      */
     public void usageDeadLettered(String reason) {

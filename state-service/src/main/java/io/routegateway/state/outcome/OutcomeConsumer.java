@@ -18,6 +18,7 @@ import io.routegateway.core.event.InboundScreen.Screened;
 import io.routegateway.core.event.OutcomePosition;
 import io.routegateway.core.json.Json;
 import io.routegateway.state.metrics.StateMetrics;
+import io.routegateway.state.signing.ProducerSignatures;
 import io.smallrye.mutiny.Uni;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -25,7 +26,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Consumes {@code route.outcomes} (key = credential id, so one credential's events arrive in order)
- * and applies each event through {@link CredentialEventService#apply}, after {@link
+ * and, once its producer signature verified ({@link ProducerSignatures}: one not signed by a
+ * configured producer key is dead-lettered with the reason {@code signature} and never read), applies each event through {@link CredentialEventService#apply}, after {@link
  * InboundScreen#outcome} made its free text storable or refused an unstorable identifier. A message
  * that can never be applied fails with a {@link PoisonMessageException}: the channel's {@code
  * dead-letter-queue} failure strategy sends it, with its key, payload and the error, to {@code
@@ -52,16 +54,24 @@ public class OutcomeConsumer {
     private final StateMetrics metrics;
     private final Clock clock;
     private final RecordTracing tracing;
+    private final ProducerSignatures signatures;
     private volatile boolean stopping;
 
     /** Without spans (plain unit tests). */
-    public OutcomeConsumer(CredentialEventService service, StateMetrics metrics, Clock clock) {
-        this(service, metrics, clock, RecordTracing.off());
+    public OutcomeConsumer(
+            CredentialEventService service, StateMetrics metrics, Clock clock, ProducerSignatures signatures) {
+        this(service, metrics, clock, RecordTracing.off(), signatures);
     }
 
     @Inject
-    public OutcomeConsumer(CredentialEventService service, StateMetrics metrics, Clock clock, RecordTracing tracing) {
+    public OutcomeConsumer(
+            CredentialEventService service,
+            StateMetrics metrics,
+            Clock clock,
+            RecordTracing tracing,
+            ProducerSignatures signatures) {
         this.tracing = tracing;
+        this.signatures = signatures;
         this.service = service;
         this.metrics = metrics;
         this.clock = clock;
@@ -77,6 +87,12 @@ public class OutcomeConsumer {
         metrics.delivered(record.timestamp(), clock.millis());
         // the apply joins the gateway's trace when the record carries its traceparent
         Span span = tracing.start("apply " + CHANNEL, record);
+        // nothing a producing service's key did not sign is read, let alone applied
+        ProducerSignatures.Verdict signed = signatures.check(record);
+        if (!signed.valid()) {
+            tracing.failed(span, "signature");
+            return deadLetter(record, "signature", new PoisonMessageException(signed.describe()));
+        }
         CredentialEvent event;
         try {
             event = parse(record.value());

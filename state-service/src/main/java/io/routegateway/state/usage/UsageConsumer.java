@@ -24,6 +24,7 @@ import io.routegateway.state.outcome.Failures;
 import io.routegateway.state.outcome.OutcomeConsumer;
 import io.routegateway.state.outcome.RecordTracing;
 import io.routegateway.state.publish.OutboxRelay;
+import io.routegateway.state.signing.ProducerSignatures;
 import io.routegateway.state.spend.SpendLedger;
 import io.routegateway.state.spend.SpendRules;
 import io.smallrye.mutiny.Uni;
@@ -45,8 +46,10 @@ import org.jboss.logging.Logger;
  * runtime setting, read once per batch, priced per token kind (input, cache read, 5-minute and 1-hour
  * cache writes, output, reasoning); an unpriced model has a null cost.
  *
- * <p>A message holds one record or a gateway's batch of them ({@link UsageBatch}); every record is
- * read, screened and stored on its own. No record can stop the channel, nor take the rest of its
+ * <p>A message holds one record or a gateway's batch of them ({@link UsageBatch}), signed once as a
+ * whole by the producing service ({@link ProducerSignatures}): a message whose signature does not
+ * verify is dead-lettered whole with the reason {@code signature} and none of its records is read.
+ * Every record of a signed message is read, screened and stored on its own. No record can stop the channel, nor take the rest of its
  * batch with it. Each one is screened first ({@link InboundScreen#usage}): unstorable text in its
  * model names is replaced, a record that cannot be parsed or carries an unstorable identifier goes
  * to {@code route.usage.dlq} alone ({@link UsageDeadLetters}). A passing
@@ -102,6 +105,7 @@ public class UsageConsumer {
     private final Clock clock;
     private final RecordTracing tracing;
     private final UsageStorage storage;
+    private final ProducerSignatures signatures;
     private volatile boolean stopping;
 
     public UsageConsumer(
@@ -112,8 +116,10 @@ public class UsageConsumer {
             OutboxRelay relay,
             Clock clock,
             RecordTracing tracing,
-            UsageStorage storage) {
+            UsageStorage storage,
+            ProducerSignatures signatures) {
         this.tracing = tracing;
+        this.signatures = signatures;
         this.storage = storage;
         this.pool = pool;
         this.metrics = metrics;
@@ -144,6 +150,14 @@ public class UsageConsumer {
                     spans = new ArrayList<>(1);
                 }
                 spans.add(span);
+            }
+            // one signature covers the whole message (a batch): a message no producer key signed is
+            // dead-lettered whole, unread, and the rest of the poll goes on
+            ProducerSignatures.Verdict signed = signatures.check(source);
+            if (!signed.valid()) {
+                UsageDeadLetters.Origin origin = new UsageDeadLetters.Origin(source, -1, source.value());
+                refusals = refusals.flatMap(ok -> deadLetters.send(origin, "signature", signed.describe(), null));
+                continue;
             }
             // a gateway's message is a batch of records; each is read, screened and stored on its own
             for (UsageBatch.Entry entry : UsageBatch.decode(source.value())) {

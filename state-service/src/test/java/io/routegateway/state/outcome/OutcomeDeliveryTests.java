@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.event.OutcomePosition;
 import io.routegateway.state.metrics.StateMetrics;
+import io.routegateway.state.support.SignedRecords;
 import io.smallrye.mutiny.Uni;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -29,8 +30,9 @@ class OutcomeDeliveryTests {
     private static final Instant NOW = Instant.parse("2026-12-02T10:00:00Z");
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final OutcomeConsumer consumer =
-            new OutcomeConsumer(acceptingService(), new StateMetrics(registry), Clock.fixed(NOW, ZoneOffset.UTC));
+    private final StateMetrics metrics = new StateMetrics(registry);
+    private final OutcomeConsumer consumer = new OutcomeConsumer(
+            acceptingService(), metrics, Clock.fixed(NOW, ZoneOffset.UTC), SignedRecords.producerSignatures(metrics));
 
     @Test
     void theTimeFromTheGatewaysSendToTheConsumerIsRecorded() {

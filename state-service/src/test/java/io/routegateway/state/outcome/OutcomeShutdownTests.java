@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.routegateway.core.event.CredentialEvent;
 import io.routegateway.core.json.Json;
 import io.routegateway.state.metrics.StateMetrics;
+import io.routegateway.state.support.SignedRecords;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,8 +28,9 @@ class OutcomeShutdownTests {
     private static final IllegalStateException POOL_CLOSED = new IllegalStateException("Pool closed");
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final OutcomeConsumer consumer =
-            new OutcomeConsumer(failingService(), new StateMetrics(registry), Clock.systemUTC());
+    private final StateMetrics metrics = new StateMetrics(registry);
+    private final OutcomeConsumer consumer = new OutcomeConsumer(
+            failingService(), metrics, Clock.systemUTC(), SignedRecords.producerSignatures(metrics));
 
     @Test
     void duringShutdownAFailedEventIsLeftForRedeliveryNotDeadLettered() {
@@ -60,7 +62,8 @@ class OutcomeShutdownTests {
         CredentialEvent event = new CredentialEvent.AttemptSucceeded(
                 UUID.randomUUID(), "cred-1", Instant.parse("2026-11-30T10:00:00Z"), "m");
         try {
-            return new ConsumerRecord<>("route.outcomes", 0, 42L, "cred-1", Json.MAPPER.writeValueAsString(event));
+            return SignedRecords.producerSigned(
+                    "route.outcomes", 0, 42L, "cred-1", Json.MAPPER.writeValueAsString(event));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

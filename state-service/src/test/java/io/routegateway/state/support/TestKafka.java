@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.routegateway.testsupport.ProducerSigning;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -32,13 +33,29 @@ public final class TestKafka {
         return ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
     }
 
+    /**
+     * A producer standing in for a gateway: every record it sends without a signature of its own is
+     * signed with the gateway's %test producer key ({@link ProducerSigning}), as state-service
+     * applies nothing else. Forged records go through {@link #unsignedProducer()}.
+     */
     public static KafkaProducer<String, String> producer() {
+        Properties properties = properties();
+        ProducerSigning.signEverything(properties);
+        return new KafkaProducer<>(properties);
+    }
+
+    /** A producer that signs nothing: what an intruder without a producer key can send. */
+    public static KafkaProducer<String, String> unsignedProducer() {
+        return new KafkaProducer<>(properties());
+    }
+
+    private static Properties properties() {
         Properties properties = new Properties();
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
-        return new KafkaProducer<>(properties);
+        return properties;
     }
 
     /** Sends and waits for the broker's acknowledgement; answers where the record went. */
