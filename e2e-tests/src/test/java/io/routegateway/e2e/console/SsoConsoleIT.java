@@ -24,6 +24,8 @@ class SsoConsoleIT extends ConsoleTest {
 
     private static final String TEAM = "team-demo";
     private static final By USER_MENU = By.cssSelector("[data-testid=user-menu]");
+    private static final By TABLE = By.cssSelector(".ant-table");
+    private static final By TEAM_ROW = By.cssSelector("tr[data-team-id='" + TEAM + "']");
 
     private static LocalKeycloak keycloak;
     private static ServiceProcess state;
@@ -73,9 +75,9 @@ class SsoConsoleIT extends ConsoleTest {
         page("accessKeys", "key-create");
         page("settings", "read-only");
         absent("settings-save", "price-add");
-        page("teams", "nav-teams");
+        rendered("teams", TEAM_ROW);
         absent("team-create", "team-edit", "team-delete");
-        page("webhooks", "nav-webhooks");
+        rendered("webhooks", TABLE);
         absent("webhook-create");
         browser.screenshot("sso-operator-settings");
     }
@@ -90,9 +92,9 @@ class SsoConsoleIT extends ConsoleTest {
                         .isEnabled())
                 .as("a viewer cannot switch a credential")
                 .isFalse();
-        page("groups", "nav-groups");
+        rendered("groups", TABLE);
         absent("group-create", "group-delete");
-        page("accessKeys", "nav-accessKeys");
+        rendered("accessKeys", TABLE);
         absent("key-create", "key-delete");
         page("settings", "read-only");
         absent("settings-save");
@@ -106,6 +108,7 @@ class SsoConsoleIT extends ConsoleTest {
         List<String> nav = navItems();
         assertThat(nav).contains("nav-teams", "nav-accessKeys", "nav-usage", "nav-requests", "nav-routeCheck");
         assertThat(nav).doesNotContain("nav-overview", "nav-credentials", "nav-groups", "nav-settings", "nav-audit");
+        browser.visible(TEAM_ROW);
         absent("team-create", "team-edit");
         page("accessKeys", "key-create");
         browser.screenshot("sso-team-admin-keys");
@@ -116,16 +119,17 @@ class SsoConsoleIT extends ConsoleTest {
     void aTeamMemberLandsOnItsTeamReadsItsUsageAndIsRefusedTheRest() {
         signInAs("team-member", "team_member");
         browser.withText(By.cssSelector("[data-testid=own-team]"), "你的团队：Demo team");
+        browser.visible(TEAM_ROW);
         List<String> nav = navItems();
         assertThat(nav).contains("nav-teams", "nav-accessKeys", "nav-usage", "nav-requests", "nav-routeCheck");
         assertThat(nav).doesNotContain("nav-overview", "nav-credentials", "nav-settings", "nav-webhooks", "nav-audit");
-        page("accessKeys", "nav-accessKeys");
+        rendered("accessKeys", TABLE);
         absent("key-create", "key-delete");
         page("usage", "usage-export");
         assertThat(browser.all(By.cssSelector(".ant-alert-error")))
                 .as("usage without errors")
                 .isEmpty();
-        page("requests", "nav-requests");
+        rendered("requests", TABLE);
         absent("page-load-failed");
         browser.screenshot("sso-team-member-requests");
         forbidden("credentials");
@@ -153,6 +157,12 @@ class SsoConsoleIT extends ConsoleTest {
     private void page(String name, String proofTestId) {
         browser.open(consoleUrl() + "#/" + name);
         browser.visible(By.cssSelector("[data-testid=" + proofTestId + "]"));
+    }
+
+    /** Opens a page and waits until it has rendered what proves it (its table, a row). */
+    private void rendered(String name, By proof) {
+        browser.open(consoleUrl() + "#/" + name);
+        browser.visible(proof);
     }
 
     private void forbidden(String name) {
