@@ -8,6 +8,7 @@ import { setLanguage, type Language } from './i18n';
 import { lazyPage } from './lazyPage';
 import { PageBoundary } from './PageBoundary';
 import { completeSsoSignIn, may, ssoSettings, startSsoSignIn, type Me, type SsoSettings } from './sso';
+import { MeContext } from './access';
 
 // Each page is its own chunk, loaded on first use: the first screen downloads only what it shows.
 const PAGE_COMPONENTS = {
@@ -46,6 +47,34 @@ const PAGE_READS: Record<PageName, [string, string]> = {
 
 /** The landing page: after sign-in and at `/` (or an unknown route) the console opens on the overview. */
 export const LANDING_PAGE: PageName = 'overview';
+
+/**
+ * Whether the caller's role reaches a page (its first read); every page when /me is unknown. A team
+ * role reads its own team (GET /teams/{id}) though not the list: the Teams page is its team's page.
+ */
+export function pageAllowed(me: Me | null, page: PageName): boolean {
+  if (me === null) return true;
+  if (page === 'teams' && me.team_id && may(me, 'GET', '/teams/{id}')) return true;
+  return may(me, ...PAGE_READS[page]);
+}
+
+/** Where the caller lands: a team role on its team's page, others on the overview (or their first page). */
+export function landingPage(me: Me | null): PageName {
+  if (me?.team_id && pageAllowed(me, 'teams')) return 'teams';
+  if (pageAllowed(me, LANDING_PAGE)) return LANDING_PAGE;
+  return PAGES.find((name) => pageAllowed(me, name)) ?? LANDING_PAGE;
+}
+
+/** Whether the URL names a page (`#/teams`), rather than none (the landing page). */
+function hashNamesPage(hash: string = window.location.hash): boolean {
+  return (PAGES as readonly string[]).includes(hash.replace(/^#\/?/, ''));
+}
+
+/** The page a role may not open: said plainly instead of a page of errors. */
+function Forbidden() {
+  const { t } = useTranslation();
+  return <Alert type="warning" showIcon message={t('forbiddenPage')} data-testid="page-forbidden" />;
+}
 
 /** The page a URL's hash names (`#/credentials`); the landing page for none or an unknown one. */
 export function pageFromHash(hash: string = window.location.hash): PageName {
@@ -158,22 +187,35 @@ export function App() {
   const [narrow, setNarrow] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const [me, setMe] = useState<Me | null>(null);
+  // the page waits for /me (answered or failed), so it never asks for what the role is refused
+  const [meSettled, setMeSettled] = useState(false);
   const onSignedIn = useCallback(() => setSignedIn(true), []);
 
   useEffect(() => {
     if (!signedIn) {
       setMe(null);
+      setMeSettled(false);
       return;
     }
     let live = true;
     api<Me>('GET', '/me')
-      .then((answer) => live && setMe(answer))
-      .catch(() => live && setMe(null));
+      .then((answer) => {
+        if (!live) return;
+        setMe(answer);
+        // no page named in the URL: the role's landing page (a team role's team page)
+        if (!hashNamesPage()) setPage(landingPage(answer));
+        setMeSettled(true);
+      })
+      .catch(() => {
+        if (!live) return;
+        setMe(null);
+        setMeSettled(true);
+      });
     return () => {
       live = false;
     };
   }, [signedIn]);
-  const visiblePages = me === null ? PAGES : PAGES.filter((name) => may(me, ...PAGE_READS[name]));
+  const visiblePages = PAGES.filter((name) => pageAllowed(me, name));
 
   useEffect(() => {
     whenUnauthorized(() => {
@@ -217,6 +259,7 @@ export function App() {
       {!signedIn ? (
         <Login onSignedIn={onSignedIn} />
       ) : (
+        <MeContext.Provider value={me}>
         <Layout style={{ minHeight: '100vh' }}>
           <Layout.Sider
             width={200}
@@ -278,11 +321,18 @@ export function App() {
             </Layout.Header>
             <Layout.Content style={{ padding: narrow ? 12 : 24, minWidth: 0 }}>
               <PageBoundary key={page}>
-                <Suspense fallback={<Spin data-testid="page-loading" />}>{renderPage(page)}</Suspense>
+                {!meSettled ? (
+                  <Spin data-testid="page-loading" />
+                ) : pageAllowed(me, page) ? (
+                  <Suspense fallback={<Spin data-testid="page-loading" />}>{renderPage(page)}</Suspense>
+                ) : (
+                  <Forbidden />
+                )}
               </PageBoundary>
             </Layout.Content>
           </Layout>
         </Layout>
+        </MeContext.Provider>
       )}
     </ConfigProvider>
   );

@@ -4,8 +4,10 @@
 #
 #   deploy/local/keycloak.sh start|stop|status|users [--port N]     (default port 8180; management on N+1)
 #
-# The distribution is fetched through Maven (./mvnw dependency:copy) and unpacked once under
-# .local/keycloak/; each start imports deploy/local/keycloak/realm.json into a fresh in-memory
+# The distribution is fetched through Maven (./mvnw dependency:copy) and unpacked once into a cache
+# outside the clone, like ~/.m2: ${KEYCLOAK_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/route-gateway}/
+# keycloak-<version>, so a machine unpacks it and runs Keycloak's build (its first start's slow part,
+# about 100 s on 2 cores) once for every clone; later starts reuse the build. Each start imports deploy/local/keycloak/realm.json into a fresh in-memory
 # database, so the users and passwords are always the ones `users` prints. Keycloak needs Java 21+:
 # KEYCLOAK_JAVA_HOME, or the newest JDK 21+ under /usr/lib/jvm. PID and log live under
 # .local/keycloak/<port>/; stop kills by that PID and waits for the exit.
@@ -29,7 +31,7 @@ done
 KEYCLOAK_VERSION=${KEYCLOAK_VERSION:-26.7.3}
 REALM_FILE="$ROOT_DIR/deploy/local/keycloak/realm.json"
 REALM=route-gateway
-DIST_PARENT="$LOCAL_DIR/keycloak/dist"
+DIST_PARENT=${KEYCLOAK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/route-gateway}
 DIST_DIR="$DIST_PARENT/keycloak-$KEYCLOAK_VERSION"
 STATE_DIR="$LOCAL_DIR/keycloak/$port"
 PID_FILE="$STATE_DIR/keycloak.pid"
@@ -71,11 +73,11 @@ fetch_dist() {
   fi
   local zip="$DIST_PARENT/keycloak-quarkus-dist-$KEYCLOAK_VERSION.zip"
   [ -f "$zip" ] || die "Maven did not deliver $zip"
-  rm -rf "$DIST_DIR.tmp"
-  mkdir -p "$DIST_DIR.tmp"
-  (cd "$DIST_DIR.tmp" && jar xf "$zip")
-  mv "$DIST_DIR.tmp/keycloak-$KEYCLOAK_VERSION" "$DIST_DIR"
-  rm -rf "$DIST_DIR.tmp" "$zip"
+  rm -rf "$DIST_DIR.tmp.$$"
+  mkdir -p "$DIST_DIR.tmp.$$"
+  (cd "$DIST_DIR.tmp.$$" && jar xf "$zip")
+  mv "$DIST_DIR.tmp.$$/keycloak-$KEYCLOAK_VERSION" "$DIST_DIR"
+  rm -rf "$DIST_DIR.tmp.$$" "$zip"
   chmod +x "$DIST_DIR"/bin/*.sh
 }
 

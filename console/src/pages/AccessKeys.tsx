@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { Alert, Button, DatePicker, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api, listAll, type CreatedAccessKey, type GroupView, type KeyWithLimits, type Limits, type TeamView } from '../api/client';
+import { ApiError, api, type CreatedAccessKey, type GroupView, type KeyWithLimits, type Limits } from '../api/client';
 import { fieldsForCode } from '../health';
 import { usePolling } from '../hooks';
 import { NO_LIMITS, limitsFromForm, limitsSummary, limitsToSend } from '../limits';
 import { keySpend, useSpend } from '../spend';
 import { LimitsFields, SpendCell } from './LimitsFields';
+import { ifReadable, readableTeams, useMay, useMe } from '../access';
 
 export const PROTOCOLS = ['openai_chat', 'openai_responses', 'anthropic_messages', 'gemini'];
 
@@ -53,9 +54,15 @@ export function teamAndLimitsBody(
 
 export function AccessKeysPage() {
   const { t } = useTranslation();
+  const me = useMe();
+  const may = useMay();
+  const canCreate = may('POST', '/access-keys');
+  const canEdit = may('PATCH', '/access-keys/{id}');
+  const canDelete = may('DELETE', '/access-keys/{id}');
   const keys = usePolling(async () => newestFirst(await api<KeyWithLimits[]>('GET', '/access-keys')), 5000);
-  const groups = usePolling(() => api<GroupView[]>('GET', '/groups'), 15000);
-  const teams = usePolling(() => listAll<TeamView>('/teams?limit=500'), 15000);
+  // a team role reads neither the groups nor the list of teams: only what it is allowed is asked for
+  const groups = usePolling(() => ifReadable(me, '/groups', () => api<GroupView[]>('GET', '/groups'), []), 15000, [me]);
+  const teams = usePolling(() => readableTeams(me), 15000, [me]);
   const groupNames = new Map((groups.data ?? []).map((g) => [g.id, g.name]));
   const teamNames = new Map((teams.data ?? []).map((team) => [team.id, team.name]));
   const [current, setCurrent] = useState(1);
@@ -73,7 +80,7 @@ export function AccessKeysPage() {
     form.setFieldsValue(
       key
         ? { ...key, expires_at: key.expires_at ? dayjs(key.expires_at) : null, team_id: key.team_id ?? null, limits: key.limits ?? NO_LIMITS }
-        : { enabled: true, allowed_protocols: [], allowed_models: [], group_ids: [], expires_at: null, team_id: null, limits: NO_LIMITS },
+        : { enabled: true, allowed_protocols: [], allowed_models: [], group_ids: [], expires_at: null, team_id: me?.team_id ?? null, limits: NO_LIMITS },
     );
     setEditing(key);
   };
@@ -119,9 +126,11 @@ export function AccessKeysPage() {
 
   return (
     <>
-      <Button type="primary" style={{ marginBottom: 16 }} onClick={() => open(null)} data-testid="key-create">
-        {t('create')}
-      </Button>
+      {canCreate && (
+        <Button type="primary" style={{ marginBottom: 16 }} onClick={() => open(null)} data-testid="key-create">
+          {t('create')}
+        </Button>
+      )}
       <Table<KeyWithLimits>
         rowKey="id"
         dataSource={keys.data ?? []}
@@ -133,7 +142,7 @@ export function AccessKeysPage() {
           { title: t('col.prefix'), render: (_, k) => <Typography.Text code>{k.key_prefix}…</Typography.Text> },
           {
             title: t('col.enabled'),
-            render: (_, k) => <Switch size="small" checked={k.enabled} aria-label={t('enabledOf', { name: k.name })} onChange={(checked) => void setEnabled(k, checked)} data-testid="key-enabled" />,
+            render: (_, k) => <Switch size="small" checked={k.enabled} disabled={!canEdit} aria-label={t('enabledOf', { name: k.name })} onChange={(checked) => void setEnabled(k, checked)} data-testid="key-enabled" />,
           },
           {
             title: t('col.expires'),
@@ -163,9 +172,10 @@ export function AccessKeysPage() {
             title: t('col.actions'),
             render: (_, k) => (
               <Space>
-                <Button size="small" onClick={() => open(k)}>
-                  {t('edit')}
+                <Button size="small" onClick={() => open(k)} data-testid="key-edit">
+                  {canEdit ? t('edit') : t('view')}
                 </Button>
+                {canDelete && (
                 <Popconfirm
                   title={t('confirmDelete')}
                   onConfirm={async () => {
@@ -173,18 +183,19 @@ export function AccessKeysPage() {
                     void keys.reload();
                   }}
                 >
-                  <Button size="small" danger>
+                  <Button size="small" danger data-testid="key-delete">
                     {t('delete')}
                   </Button>
                 </Popconfirm>
+                )}
               </Space>
             ),
           },
         ]}
       />
-      <Modal open={editing !== undefined} title={editing ? t('key.edit') : t('key.new')} onOk={save} width={760} onCancel={() => setEditing(undefined)} destroyOnClose okButtonProps={{ id: 'key-save' } as never}>
+      <Modal open={editing !== undefined} title={editing ? (canEdit ? t('key.edit') : t('view')) : t('key.new')} onOk={save} width={760} onCancel={() => setEditing(undefined)} destroyOnClose okButtonProps={{ id: 'key-save' } as never} footer={(editing ? canEdit : canCreate) ? undefined : null}>
         {error && <Alert type="error" message={error} style={{ marginBottom: 12 }} />}
-        <Form form={form} layout="vertical">
+        <Form form={form} layout="vertical" disabled={!(editing ? canEdit : canCreate)}>
           {!editing && (
             <Form.Item name="id" label="id">
               <Input placeholder="optional" />

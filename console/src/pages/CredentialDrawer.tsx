@@ -42,6 +42,7 @@ import { NO_CREDENTIAL_LIMITS, credentialLimitsFromForm, limitsToSend } from '..
 import { CredentialLimitsFields } from './LimitsFields';
 import { secondsLeft } from './Credentials';
 import { OAuthSection } from './OAuthSection';
+import { useMay } from '../access';
 
 const PLATFORMS = ['claude', 'codex', 'gemini', 'grok', 'openai'];
 
@@ -124,6 +125,10 @@ export function CredentialDrawer({
   const { t } = useTranslation();
   const [form] = Form.useForm<CredentialForm>();
   const creating = credentialId === null;
+  const may = useMay();
+  // a role that may not change the credential sees the drawer read-only: fields disabled, no actions
+  const canSave = creating ? may('POST', '/credentials') : may('PATCH', '/credentials/{id}');
+  const canRecover = may('POST', '/credentials/{id}/pause');
   const view = usePolling(
     () => (credentialId ? api<CredentialWithAuth>('GET', `/credentials/${encodeURIComponent(credentialId)}`) : Promise.resolve(undefined)),
     3000,
@@ -412,13 +417,13 @@ export function CredentialDrawer({
       destroyOnClose
       title={
         <Space>
-          {creating ? t('credential.new') : t('credential.edit')}
+          {creating ? t('credential.new') : canSave ? t('credential.edit') : t('view')}
           {current && <Tag data-testid="drawer-status">{statusTag(current.status, current.account?.transient_failure_count ?? 0, t)}</Tag>}
         </Space>
       }
       extra={
         <Space>
-          {!creating && current && (
+          {!creating && current && canRecover && (
             <>
               {current.status === 'paused' ? (
                 <Button onClick={() => account('resume')} data-testid="account-resume">
@@ -436,17 +441,21 @@ export function CredentialDrawer({
               )}
             </>
           )}
-          <Button type="primary" onClick={save} loading={saving} data-testid="credential-save">
-            {t('save')}
-          </Button>
+          {canSave && (
+            <Button type="primary" onClick={save} loading={saving} data-testid="credential-save">
+              {t('save')}
+            </Button>
+          )}
         </Space>
       }
     >
       {current && !current.config_json_valid && <Alert type="warning" message={t('credential.configInvalid')} />}
       {current && <AccountWhy credential={current} />}
       {formError && <Alert type="error" message={formError} style={{ marginBottom: 12 }} data-testid="form-error" />}
+      {!canSave && <Alert type="info" message={t('readOnly')} style={{ marginBottom: 12 }} data-testid="read-only" />}
       <Form
         form={form}
+        disabled={!canSave}
         layout="vertical"
         autoComplete="off"
         onValuesChange={(changed) => {
@@ -469,9 +478,11 @@ export function CredentialDrawer({
               children: failureTab,
               forceRender: true,
             },
+            ...(credentialId && may('POST', '/credentials/{id}/test')
+              ? [{ key: 'test', label: <span data-testid="tab-test">{t('credential.test')}</span>, children: <ModelTest credentialId={credentialId} /> }]
+              : []),
             ...(credentialId
               ? [
-                  { key: 'test', label: <span data-testid="tab-test">{t('credential.test')}</span>, children: <ModelTest credentialId={credentialId} /> },
                   {
                     key: 'timeline',
                     label: <span data-testid="tab-timeline">{t('credential.timeline')}</span>,
@@ -550,6 +561,7 @@ function ModelStatusSection({ credentialId }: { credentialId: string }) {
   const [busy, setBusy] = useState(false);
   const rows = models.data ?? [];
   const toClear = modelsToClear(rows);
+  const canAct = useMay()('POST', '/credentials/{id}/models/{modelKey}/pause');
 
   const act = async (modelKey: string, action: 'pause' | 'resume' | 'clear') => {
     try {
@@ -583,6 +595,7 @@ function ModelStatusSection({ credentialId }: { credentialId: string }) {
       size="small"
       title={t('credential.modelStatus')}
       extra={
+        canAct && (
         <Popconfirm
           title={t('confirm.clearAll', { count: toClear.length, models: nameList(toClear) })}
           disabled={toClear.length === 0}
@@ -592,6 +605,7 @@ function ModelStatusSection({ credentialId }: { credentialId: string }) {
             {t('credential.clearAll')}
           </Button>
         </Popconfirm>
+        )
       }
       data-testid="model-status"
     >
@@ -637,9 +651,9 @@ function ModelStatusSection({ credentialId }: { credentialId: string }) {
               </Typography.Text>
             ),
           },
-          {
+          ...(canAct ? [{
             title: t('col.actions'),
-            render: (_, row) => (
+            render: (_: unknown, row: ModelView) => (
               <Space>
                 {row.status === 'paused' ? (
                   <Button size="small" onClick={() => act(row.model_key, 'resume')} data-testid="model-resume">
@@ -660,7 +674,7 @@ function ModelStatusSection({ credentialId }: { credentialId: string }) {
                 </Button>
               </Space>
             ),
-          },
+          }] : []),
         ]}
       />
     </Card>

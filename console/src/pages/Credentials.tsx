@@ -21,6 +21,7 @@ import {
   type CredentialTrafficView,
 } from '../credentialTraffic';
 import { CredentialDrawer } from './CredentialDrawer';
+import { useMay } from '../access';
 
 /** A countdown measured on the browser's clock from the moment the answer arrived. */
 export function secondsLeft(remainingAtReceipt: number | null | undefined, receivedAt: number, now: number): number | null {
@@ -182,6 +183,12 @@ export function CredentialsPage() {
   );
   const trafficByCredential = useMemo(() => trafficById(traffic.data), [traffic.data]);
   const [editing, setEditing] = useState<string | null | undefined>(undefined);
+  const may = useMay();
+  const canCreate = may('POST', '/credentials');
+  const canEdit = may('PATCH', '/credentials/{id}');
+  const canArchive = may('DELETE', '/credentials/{id}');
+  // the batch actions are the recovery actions (test, pause, resume, clear)
+  const canBatch = may('POST', '/credentials/{id}/pause');
 
   const healthById = useMemo(() => {
     const map = new Map<string, CredentialHealthView>();
@@ -245,11 +252,14 @@ export function CredentialsPage() {
   return (
     <>
       <Space style={{ marginBottom: 16 }}>
-        <Button type="primary" onClick={() => setEditing(null)} data-testid="credential-create">
-          {t('create')}
-        </Button>
+        {canCreate && (
+          <Button type="primary" onClick={() => setEditing(null)} data-testid="credential-create">
+            {t('create')}
+          </Button>
+        )}
         <Typography.Text type="secondary">{t('updatedLive')}</Typography.Text>
       </Space>
+      {canBatch && (
       <Space wrap style={{ marginBottom: 16, marginLeft: 16 }} data-testid="batch-bar">
         <Typography.Text data-testid="batch-count">{t('batch.selected', { count: selected.length })}</Typography.Text>
         <Button size="small" disabled={selected.length === 0} loading={batchBusy === 'test'} onClick={() => void batch('test')} data-testid="batch-test">
@@ -277,15 +287,20 @@ export function CredentialsPage() {
           </Button>
         </Popconfirm>
       </Space>
+      )}
       {credentials.error && <Alert type="error" message={credentials.error.message} />}
       <Table<CredentialWithAuth>
         rowKey="id"
         size="middle"
-        rowSelection={{
-          selectedRowKeys: selected,
-          onChange: (keys) => setSelected(keys as string[]),
-          getCheckboxProps: (row) => ({ 'aria-label': t('batch.select', { name: row.name }) }) as never,
-        }}
+        rowSelection={
+          canBatch
+            ? {
+                selectedRowKeys: selected,
+                onChange: (keys) => setSelected(keys as string[]),
+                getCheckboxProps: (row) => ({ 'aria-label': t('batch.select', { name: row.name }) }) as never,
+              }
+            : undefined
+        }
         loading={credentials.data === undefined && !credentials.error}
         dataSource={credentials.data ?? []}
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
@@ -324,11 +339,12 @@ export function CredentialsPage() {
             render: (_, row) => (
               <Popconfirm
                 title={t('confirm.disable', { name: row.name })}
-                disabled={!row.enabled}
+                disabled={!row.enabled || !canEdit}
                 onConfirm={() => setEnabled(row, false)}
               >
                 <Switch
                   checked={row.enabled}
+                  disabled={!canEdit}
                   size="small"
                   aria-label={t('enabledOf', { name: row.name })}
                   data-testid="credential-enabled"
@@ -369,13 +385,15 @@ export function CredentialsPage() {
             render: (_, row) => (
               <Space>
                 <Button size="small" onClick={() => setEditing(row.id)} data-testid="credential-edit">
-                  {t('edit')}
+                  {canEdit ? t('edit') : t('view')}
                 </Button>
-                <Popconfirm title={t('confirmArchive')} onConfirm={() => archive(row)}>
-                  <Button size="small" danger data-testid="credential-archive">
-                    {t('archive')}
-                  </Button>
-                </Popconfirm>
+                {canArchive && (
+                  <Popconfirm title={t('confirmArchive')} onConfirm={() => archive(row)}>
+                    <Button size="small" danger data-testid="credential-archive">
+                      {t('archive')}
+                    </Button>
+                  </Popconfirm>
+                )}
               </Space>
             ),
           },

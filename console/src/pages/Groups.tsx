@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, api, type CredentialView, type GroupView } from '../api/client';
 import { usePolling } from '../hooks';
 import { showFieldErrors } from './CredentialDrawer';
+import { useMay } from '../access';
 
 const BRIDGING = ['native_first', 'any', 'native_only'];
 
@@ -13,6 +14,11 @@ export function GroupsPage() {
   const credentials = usePolling(() => api<CredentialView[]>('GET', '/credentials'), 15000);
   const names = new Map((credentials.data ?? []).map((c) => [c.id, c.name]));
   const [editing, setEditing] = useState<GroupView | null | undefined>(undefined);
+  const may = useMay();
+  const canCreate = may('POST', '/groups');
+  const canEdit = may('PATCH', '/groups/{id}');
+  const canDelete = may('DELETE', '/groups/{id}');
+  const canSave = editing ? canEdit : canCreate;
   const [form] = Form.useForm();
   const [error, setError] = useState<string | null>(null);
   const weightMode = Form.useWatch('weight_mode', form);
@@ -57,9 +63,11 @@ export function GroupsPage() {
 
   return (
     <>
-      <Button type="primary" style={{ marginBottom: 16 }} onClick={() => open(null)} data-testid="group-create">
-        {t('create')}
-      </Button>
+      {canCreate && (
+        <Button type="primary" style={{ marginBottom: 16 }} onClick={() => open(null)} data-testid="group-create">
+          {t('create')}
+        </Button>
+      )}
       <Table<GroupView>
         rowKey="id"
         dataSource={groups.data ?? []}
@@ -80,9 +88,10 @@ export function GroupsPage() {
             title: t('col.actions'),
             render: (_, g) => (
               <Space>
-                <Button size="small" onClick={() => open(g)}>
-                  {t('edit')}
+                <Button size="small" onClick={() => open(g)} data-testid="group-edit">
+                  {canEdit ? t('edit') : t('view')}
                 </Button>
+                {canDelete && (
                 <Popconfirm
                   title={t('confirmDelete')}
                   onConfirm={async () => {
@@ -90,18 +99,19 @@ export function GroupsPage() {
                     void groups.reload();
                   }}
                 >
-                  <Button size="small" danger>
+                  <Button size="small" danger data-testid="group-delete">
                     {t('delete')}
                   </Button>
                 </Popconfirm>
+                )}
               </Space>
             ),
           },
         ]}
       />
-      <Modal open={editing !== undefined} title={editing ? t('group.edit') : t('group.new')} onOk={save} onCancel={() => setEditing(undefined)} destroyOnClose>
+      <Modal open={editing !== undefined} title={editing ? (canEdit ? t('group.edit') : t('view')) : t('group.new')} onOk={save} onCancel={() => setEditing(undefined)} footer={canSave ? undefined : null} destroyOnClose>
         {error && <Alert type="error" message={error} style={{ marginBottom: 12 }} />}
-        <Form form={form} layout="vertical">
+        <Form form={form} layout="vertical" disabled={!canSave}>
           {!editing && (
             <Form.Item name="id" label="id">
               <Input placeholder="optional" />

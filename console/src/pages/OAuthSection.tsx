@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, api, type AuthorizeStart, type OAuthView } from '../api/client';
 import { authUnavailable, callbackBody, formatDuration, remainingSeconds } from '../health';
 import { useNow } from '../hooks';
+import { useMay } from '../access';
 
 const STATE_COLORS: Record<string, string> = { authorized: 'green', expired: 'red', unauthorized: 'orange' };
 
@@ -39,6 +40,7 @@ export function OAuthSection({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  const canAuthorize = useMay()('PUT', '/credentials/{id}/oauth');
 
   const run = async (work: () => Promise<unknown>) => {
     setBusy(true);
@@ -128,6 +130,7 @@ export function OAuthSection({
       )}
       {error && <Alert type="error" message={error} style={{ marginBottom: 12 }} data-testid="oauth-error" />}
       {done && <Alert type="success" message={t('oauth.saved')} style={{ marginBottom: 12 }} data-testid="oauth-saved" />}
+      {canAuthorize && (
       <Tabs
         size="small"
         items={[
@@ -192,6 +195,7 @@ export function OAuthSection({
           },
         ]}
       />
+      )}
     </Card>
   );
 }

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { Alert, Button, Checkbox, DatePicker, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag, Timeline, Tooltip, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { api, listAll, query, type AccessKeyView, type CredentialView, type GroupView, type Page, type RequestLogView, type TeamView } from '../api/client';
+import { api, query, type AccessKeyView, type CredentialView, type GroupView, type Page, type RequestLogView } from '../api/client';
 import { usePolling } from '../hooks';
 import { LIMIT_REASON_CODES, allReasonCodes, reasonCode } from '../reasonCodes';
 import { attemptNumbers, decisionColor, decisionKey, probeParam, type AttemptStep } from '../attempts';
+import { ifReadable, mayOffer, readableTeams, useMe } from '../access';
 
 export interface LogFilters {
   range?: [Dayjs | null, Dayjs | null] | null;
@@ -57,12 +58,19 @@ export function logQuery(filters: LogFilters, cursor?: string | null, limit = 50
   return query({ ...filterParams(filters), limit, cursor: cursor ?? undefined });
 }
 
+/** The names behind the ids of logs and usage; only the lists the caller's role may read are asked for. */
 export function useReferenceNames() {
-  const credentials = usePolling(() => api<CredentialView[]>('GET', '/credentials?archived=all'), 30000);
-  const groups = usePolling(() => api<GroupView[]>('GET', '/groups'), 30000);
-  const keys = usePolling(() => api<AccessKeyView[]>('GET', '/access-keys'), 30000);
-  const teams = usePolling(() => listAll<TeamView>('/teams?limit=500'), 30000);
+  const me = useMe();
+  const credentials = usePolling(
+    () => ifReadable(me, '/credentials', () => api<CredentialView[]>('GET', '/credentials?archived=all'), []),
+    30000,
+    [me],
+  );
+  const groups = usePolling(() => ifReadable(me, '/groups', () => api<GroupView[]>('GET', '/groups'), []), 30000, [me]);
+  const keys = usePolling(() => ifReadable(me, '/access-keys', () => api<AccessKeyView[]>('GET', '/access-keys'), []), 30000, [me]);
+  const teams = usePolling(() => readableTeams(me), 30000, [me]);
   return {
+    seesPool: mayOffer(me, 'GET', '/credentials'),
     teams: teams.data ?? [],
     teamName: new Map((teams.data ?? []).map((team) => [team.id, team.name])),
     credentials: credentials.data ?? [],
@@ -88,12 +96,16 @@ export function FilterForm({ onChange, extra }: { onChange: (filters: LogFilters
       <Form.Item name="team_id" label={t('col.team')}>
         <Select allowClear style={{ width: 160 }} options={refs.teams.map((team) => ({ value: team.id, label: team.name }))} />
       </Form.Item>
-      <Form.Item name="credential_id" label={t('col.credential')}>
-        <Select allowClear style={{ width: 160 }} options={refs.credentials.map((c) => ({ value: c.id, label: c.name }))} />
-      </Form.Item>
-      <Form.Item name="group_id" label={t('col.group')}>
-        <Select allowClear style={{ width: 160 }} options={refs.groups.map((g) => ({ value: g.id, label: g.name }))} />
-      </Form.Item>
+      {refs.seesPool && (
+        <>
+          <Form.Item name="credential_id" label={t('col.credential')}>
+            <Select allowClear style={{ width: 160 }} options={refs.credentials.map((c) => ({ value: c.id, label: c.name }))} />
+          </Form.Item>
+          <Form.Item name="group_id" label={t('col.group')}>
+            <Select allowClear style={{ width: 160 }} options={refs.groups.map((g) => ({ value: g.id, label: g.name }))} />
+          </Form.Item>
+        </>
+      )}
       <Form.Item name="model" label={t('col.model')}>
         <Input allowClear style={{ width: 160 }} />
       </Form.Item>

@@ -5,12 +5,15 @@ import { ApiError, api, type SettingsView } from '../api/client';
 import { showFieldErrors } from './CredentialDrawer';
 import { clearChangedErrors } from '../formErrors';
 import { PRICE_FIELDS, REQUIRED_PRICES, priceErrors, pricesToRows, rowsToPrices, type PriceRow } from '../prices';
+import { useMay } from '../access';
 
 export function SettingsPage() {
   const { t } = useTranslation();
   const [form] = Form.useForm();
   const [stored, setStored] = useState<SettingsView | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // settings are the admin's: other roles see them read-only
+  const canSave = useMay()('PATCH', '/settings');
 
   const load = async () => {
     const settings = await api<SettingsView>('GET', '/settings');
@@ -54,12 +57,14 @@ export function SettingsPage() {
       form={form}
       layout="vertical"
       style={{ maxWidth: 1100 }}
+      disabled={!canSave}
       onValuesChange={(changed) => {
         clearChangedErrors(form, changed);
         if (error) setError(null);
       }}
     >
       {error && <Alert type="error" message={error} style={{ marginBottom: 12 }} />}
+      {!canSave && <Alert type="info" message={t('readOnly')} style={{ marginBottom: 12 }} data-testid="read-only" />}
       <Form.Item name="blacklist_threshold" label={t('settings.blacklistThreshold')}>
         <InputNumber />
       </Form.Item>
@@ -96,28 +101,36 @@ export function SettingsPage() {
                       </Form.Item>
                     ),
                   })),
-                  {
-                    title: t('col.actions'),
-                    render: (_, field) => (
-                      <Button size="small" onClick={() => remove(field.name)} data-testid="price-remove">
-                        {t('settings.priceRemove')}
-                      </Button>
-                    ),
-                  },
+                  ...(canSave
+                    ? [
+                        {
+                          title: t('col.actions'),
+                          render: (_: unknown, field: { name: number }) => (
+                            <Button size="small" onClick={() => remove(field.name)} data-testid="price-remove">
+                              {t('settings.priceRemove')}
+                            </Button>
+                          ),
+                        },
+                      ]
+                    : []),
                 ]}
               />
-              <Space style={{ marginTop: 8 }}>
-                <Button onClick={() => add({ model: '' })} data-testid="price-add">
-                  {t('settings.priceAdd')}
-                </Button>
-              </Space>
+              {canSave && (
+                <Space style={{ marginTop: 8 }}>
+                  <Button onClick={() => add({ model: '' })} data-testid="price-add">
+                    {t('settings.priceAdd')}
+                  </Button>
+                </Space>
+              )}
             </>
           )}
         </Form.List>
       </Form.Item>
-      <Button type="primary" onClick={save}>
-        {t('save')}
-      </Button>
+      {canSave && (
+        <Button type="primary" onClick={save} data-testid="settings-save">
+          {t('save')}
+        </Button>
+      )}
     </Form>
   );
 }

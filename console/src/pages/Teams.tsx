@@ -3,13 +3,14 @@ import { Button, Card, Descriptions, Drawer, Empty, Form, Input, InputNumber, Po
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api, listAll, type KeyWithLimits, type Limits, type TeamView } from '../api/client';
+import { ApiError, api, type KeyWithLimits, type Limits, type TeamView } from '../api/client';
 import { fieldsForCode } from '../health';
 import { usePolling } from '../hooks';
 import { NO_LIMITS, formatUsd, limitsFromForm, limitsSummary } from '../limits';
 import { teamSpend, useSpend, type SpendEntry } from '../spend';
 import { ErrorLine, HeadroomCell, LimitsFields, SpendCell } from './LimitsFields';
 import { boundsRule } from '../formErrors';
+import { readableTeams, useMay, useMe } from '../access';
 
 export const TEAM_PAGE_SIZE = 20;
 
@@ -91,7 +92,14 @@ function TeamSpend({ entry }: { entry: SpendEntry | undefined }) {
 
 export function TeamsPage() {
   const { t } = useTranslation();
-  const teams = usePolling(() => listAll<TeamView>('/teams?limit=500'), 5000);
+  const me = useMe();
+  const may = useMay();
+  const canCreate = may('POST', '/teams');
+  const canEdit = may('PATCH', '/teams/{id}');
+  const canDelete = may('DELETE', '/teams/{id}');
+  // a team role reads its own team only (GET /teams/{id}): the page is that team's page
+  const ownTeam = me?.team_id ?? null;
+  const teams = usePolling(() => readableTeams(me), 5000, [me]);
   const keys = usePolling(() => api<KeyWithLimits[]>('GET', '/access-keys'), 15000);
   const [current, setCurrent] = useState(1);
   const [editing, setEditing] = useState<TeamView | null | undefined>(undefined);
@@ -160,9 +168,16 @@ export function TeamsPage() {
 
   return (
     <>
-      <Button type="primary" style={{ marginBottom: 16 }} onClick={() => open(null)} data-testid="team-create">
-        {t('create')}
-      </Button>
+      {ownTeam && (
+        <Typography.Paragraph data-testid="own-team">
+          {t('team.yours', { name: all.find((team) => team.id === ownTeam)?.name ?? ownTeam })}
+        </Typography.Paragraph>
+      )}
+      {canCreate && (
+        <Button type="primary" style={{ marginBottom: 16 }} onClick={() => open(null)} data-testid="team-create">
+          {t('create')}
+        </Button>
+      )}
       <ErrorLine text={listError} testId="team-delete-error" />
       <ErrorLine text={teams.error && !teams.data ? teams.error.message : null} />
       <Table<TeamView>
@@ -185,21 +200,29 @@ export function TeamsPage() {
           { title: t('col.keyCount'), render: (_, team) => <span data-testid="team-key-count">{team.key_count}</span> },
           { title: t('col.spend'), render: (_, team) => <SpendCell entry={spendOf(team.id)} /> },
           { title: t('col.headroom'), render: (_, team) => <HeadroomCell entry={spendOf(team.id)} /> },
-          {
-            title: t('col.actions'),
-            render: (_, team) => (
-              <Space>
-                <Button size="small" onClick={() => open(team)} data-testid="team-edit">
-                  {t('edit')}
-                </Button>
-                <Popconfirm title={t('confirmDelete')} onConfirm={() => remove(team)} okButtonProps={{ 'data-testid': 'team-delete-confirm' } as never}>
-                  <Button size="small" danger data-testid="team-delete">
-                    {t('delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
+          ...(canEdit || canDelete
+            ? [
+                {
+                  title: t('col.actions'),
+                  render: (_: unknown, team: TeamView) => (
+                    <Space>
+                      {canEdit && (
+                        <Button size="small" onClick={() => open(team)} data-testid="team-edit">
+                          {t('edit')}
+                        </Button>
+                      )}
+                      {canDelete && (
+                        <Popconfirm title={t('confirmDelete')} onConfirm={() => remove(team)} okButtonProps={{ 'data-testid': 'team-delete-confirm' } as never}>
+                          <Button size="small" danger data-testid="team-delete">
+                            {t('delete')}
+                          </Button>
+                        </Popconfirm>
+                      )}
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
       <Drawer

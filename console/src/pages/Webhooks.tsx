@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, WEBHOOK_EVENT_TYPES, api, listAll, type WebhookDeliveryView, type WebhookView } from '../api/client';
 import { usePolling } from '../hooks';
 import { ErrorLine } from './LimitsFields';
+import { useMay } from '../access';
 
 export interface WebhookFormValues {
   id?: string;
@@ -81,6 +82,10 @@ function Deliveries({ webhook }: { webhook: WebhookView }) {
 export function WebhooksPage() {
   const { t } = useTranslation();
   const webhooks = usePolling(() => listAll<WebhookView>('/webhooks'), 10000);
+  const may = useMay();
+  const canCreate = may('POST', '/webhooks');
+  const canEdit = may('PATCH', '/webhooks/{id}');
+  const canDelete = may('DELETE', '/webhooks/{id}');
   const [editing, setEditing] = useState<WebhookView | null | undefined>(undefined);
   const [logOf, setLogOf] = useState<WebhookView | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -138,9 +143,11 @@ export function WebhooksPage() {
   return (
     <>
       <Typography.Paragraph type="secondary">{t('webhook.intro')}</Typography.Paragraph>
-      <Button type="primary" style={{ marginBottom: 16 }} onClick={() => open(null)} data-testid="webhook-create">
-        {t('create')}
-      </Button>
+      {canCreate && (
+        <Button type="primary" style={{ marginBottom: 16 }} onClick={() => open(null)} data-testid="webhook-create">
+          {t('create')}
+        </Button>
+      )}
       <ErrorLine text={listError} testId="webhook-delete-error" />
       <ErrorLine text={webhooks.error && !webhooks.data ? webhooks.error.message : null} />
       <Table<WebhookView>
@@ -173,14 +180,18 @@ export function WebhooksPage() {
                 <Button size="small" onClick={() => setLogOf(w)} data-testid="webhook-log">
                   {t('webhook.deliveries')}
                 </Button>
-                <Button size="small" onClick={() => open(w)} data-testid="webhook-edit">
-                  {t('edit')}
-                </Button>
-                <Popconfirm title={t('confirmDelete')} onConfirm={() => remove(w)}>
-                  <Button size="small" danger data-testid="webhook-delete">
-                    {t('delete')}
+                {canEdit && (
+                  <Button size="small" onClick={() => open(w)} data-testid="webhook-edit">
+                    {t('edit')}
                   </Button>
-                </Popconfirm>
+                )}
+                {canDelete && (
+                  <Popconfirm title={t('confirmDelete')} onConfirm={() => remove(w)}>
+                    <Button size="small" danger data-testid="webhook-delete">
+                      {t('delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
               </Space>
             ),
           },

@@ -194,6 +194,16 @@ public final class RouteSystem implements AutoCloseable {
         extraStates.clear();
     }
 
+    /** The repository root (the checkout the services were built in). */
+    public Path root() {
+        return root;
+    }
+
+    /** Where the processes' logs go ({@code e2e-tests/target/e2e-logs}). */
+    public Path logDir() {
+        return logDir;
+    }
+
     public AdminClient admin() {
         return admin;
     }
@@ -279,7 +289,14 @@ public final class RouteSystem implements AutoCloseable {
      * or at the end.
      */
     public synchronized ServiceProcess startExtraState() {
-        ServiceProcess extra = service("state-service", freePort(), stateEnvironment);
+        return startExtraState(Map.of());
+    }
+
+    /** {@link #startExtraState()} with more settings (e.g. {@code STATE_OIDC_*} for single sign-on). */
+    public synchronized ServiceProcess startExtraState(Map<String, String> extraEnvironment) {
+        Map<String, String> environment = new LinkedHashMap<>(stateEnvironment);
+        environment.putAll(extraEnvironment);
+        ServiceProcess extra = service("state-service", freePort(), environment);
         extraStates.add(extra);
         extra.start();
         extra.awaitReady(READY_TIMEOUT);
