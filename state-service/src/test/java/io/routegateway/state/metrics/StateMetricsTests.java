@@ -58,10 +58,11 @@ class StateMetricsTests {
         assertThat(registry.find("state.events.dead_lettered").counters())
                 .extracting(counter -> counter.getId().getTag("reason"))
                 .containsExactlyInAnyOrder(
-                        "unparsable", "unstorable", "unknown_credential", "rejected", "retries_exhausted");
+                        "signature", "unparsable", "unstorable", "unknown_credential", "rejected", "retries_exhausted");
         assertThat(registry.find("state.usage.dead_lettered").counters())
                 .extracting(counter -> counter.getId().getTag("reason"))
-                .containsExactlyInAnyOrder("unparsable", "unstorable", "database_rejected", "retries_exhausted");
+                .containsExactlyInAnyOrder(
+                        "signature", "unparsable", "unstorable", "database_rejected", "retries_exhausted");
         assertThat(registry.find("state.oauth.refreshes").counters())
                 .extracting(counter -> counter.getId().getTag("result"))
                 .containsExactlyInAnyOrder("refreshed", "failed", "revoked");
