@@ -67,7 +67,7 @@ class TeamLimitsIT extends EndToEndTest {
     /**
      * The documented bound of the overshoot, in requests: the requests the other replicas may have
      * admitted for the last slots within one propagation of their leases (the publish window,
-     * {@code gateway.admission.publish-window}, 2 ms by default, and a Kafka hop) — at most their clients in
+     * {@code gateway.admission.publish-window}, 0 by default, and a Kafka hop) — at most their clients in
      * flight ({@value #CLIENTS} × 2/3 = 6) — and, for a budget, the requests already running when it
      * ran out (their cost is known only at their close: up to {@value #CLIENTS} − 1 more).
      */

@@ -23,7 +23,7 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
 /**
  * Publishes this replica's {@link LeaseEvent}s to {@link Topics#ADMISSIONS}, so that every replica
- * counts what every other admits. Leases gather for {@code gateway.admission.publish-window} (2 ms by default; 0 sends each lease alone)
+ * counts what every other admits. Leases gather for {@code gateway.admission.publish-window} (0 by default: each lease alone)
  * and leave as one {@link LeaseBatch} message keyed by this replica's id: one replica's messages stay
  * in order on one partition, and with them every phase of each of its leases (a lease has one
  * holder). A request pays a list append, not an emitter call and a Kafka send per lease: sending each
